@@ -1,0 +1,51 @@
+// swift-tools-version:6.0
+// motorbreath: breath waveforms streamed to a USB motor board on the board's own clock.
+// Data flows one way: Breath (pattern -> frames) -> MotorSession -> MotorWire -> SerialLink -> board.
+import PackageDescription
+
+let package = Package(
+    name: "motorbreath",
+    products: [
+        .executable(name: "motorbreath", targets: ["motorbreath"]),
+        .library(name: "MotorWire", targets: ["MotorWire"]),
+        .library(name: "BoardCore", targets: ["BoardCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // libserialport, from the system (Debian: libserialport-dev).
+        .systemLibrary(
+            name: "CSerialPort",
+            pkgConfig: "libserialport",
+            providers: [.apt(["libserialport-dev"])]
+        ),
+        // POSIX pty calls hidden by Glibc's module (header only).
+        .systemLibrary(name: "CPosixPty"),
+        // Protocol v1 codec. Embedded-Swift-clean: no Foundation, no heap per byte.
+        .target(name: "MotorWire"),
+        // The board's logic; the same source runs in firmware, the simulated board and tests.
+        .target(name: "BoardCore", dependencies: ["MotorWire"]),
+        // Patterns, curves and motor models rendered to duty frames.
+        .target(name: "Breath"),
+        // Byte links: libserialport ports, pty fallback, in-memory link with faults.
+        .target(name: "SerialLink", dependencies: ["CSerialPort", "CPosixPty"]),
+        // BoardCore on the host: its own drifting clock, a motor model, a PWM log.
+        .target(name: "SimBoard", dependencies: ["BoardCore", "MotorWire", "Breath", "SerialLink"]),
+        // Host side of the protocol: prepare, clock sync, streaming, stop.
+        .target(name: "MotorSession", dependencies: ["MotorWire", "SerialLink", "Breath"]),
+        .executableTarget(
+            name: "motorbreath",
+            dependencies: [
+                "MotorSession", "SimBoard", "SerialLink", "Breath",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "MotorWireTests", dependencies: ["MotorWire"]),
+        .testTarget(name: "BoardCoreTests", dependencies: ["BoardCore", "MotorWire"]),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["MotorSession", "SimBoard", "SerialLink", "Breath", "MotorWire", "motorbreath"]
+        ),
+    ]
+)

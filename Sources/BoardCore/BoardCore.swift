@@ -1,0 +1,190 @@
+// The board's state and its answers to host messages; playback lives in BoardCore+Playback.swift.
+
+#if canImport(MotorWire)
+import MotorWire
+#endif
+
+/// The motor board's protocol logic, independent of hardware. Feed it received bytes with
+/// `receive(_:now:)`, call `service(now:)` at least once per frame period (and whenever
+/// `nextWake(now:)` says), and send what `nextOutgoing(into:)` yields. All times are board ticks.
+public struct BoardCore<Port: MotorPort> {
+    public var port: Port
+    public let info: Info
+    /// How far ahead of a frame's tick the core hands it to the port (a preload register or a
+    /// DMA buffer on hardware). 0 = output exactly when serviced.
+    public let outputLeadTicks: UInt64
+
+    public internal(set) var state: BoardState = .idle
+    public internal(set) var config: Configure?
+    var ring: FrameRing
+    var timebase: Timebase?
+    var carrier: Timebase?
+    var carrierIndex: UInt32 = 0
+    var stopAt: UInt32?
+    public internal(set) var nextExpected: UInt32 = 0
+    public internal(set) var nextPlay: UInt32 = 0
+    public internal(set) var envelope: Int16 = 0
+    public internal(set) var output: Int16 = 0
+    var polarity: Int16 = 1
+    var lastValidRx: UInt64 = 0
+
+    public internal(set) var underruns: UInt32 = 0
+    public internal(set) var lateFrames: UInt32 = 0
+    public internal(set) var duplicateFrames: UInt32 = 0
+    public internal(set) var failsafeTrips: UInt16 = 0
+    var decoder = FrameDecoder()
+    var tally = PlayedTally()
+    var outbox = Outbox()
+    var txSeq: UInt8 = 0
+
+    public init(port: Port, info: Info, outputLeadTicks: UInt64 = 0) {
+        self.port = port
+        self.info = info
+        self.outputLeadTicks = outputLeadTicks
+        self.ring = FrameRing(capacity: Int(info.bufferCapacity))
+    }
+
+    /// Call once at power-up: motor off, and the board announces itself with INFO.
+    public mutating func boot(now: UInt64) {
+        port.off(at: now)
+        outbox.push(.info(info))
+    }
+
+    /// Bytes received by the UART.
+    public mutating func receive(_ byte: UInt8, now: UInt64) {
+        switch decoder.push(byte) {
+        case nil:
+            return
+        case .error:
+            return  // counted by the decoder; STATUS reports it
+        case .packet(let packet):
+            do throws(WireError) {
+                let message = try HostMessage(packet)
+                lastValidRx = now
+                handle(message, seq: packet.seq, now: now)
+            } catch {
+                if case .unknownType(let t) = error {
+                    outbox.push(.nak(Nak(code: .unknownType, refSeq: packet.seq, refType: t, detail: UInt32(t))))
+                } else {
+                    outbox.push(.nak(Nak(code: .badMessage, refSeq: packet.seq, refType: packet.type, detail: 0)))
+                }
+                badMessages &+= 1
+            }
+        }
+    }
+
+    var badMessages: UInt32 = 0
+
+    /// Encodes the next queued message, with the board's sequence number, into `wire`.
+    public mutating func nextOutgoing(into wire: inout FixedBytes) -> Bool {
+        guard let m = outbox.pop() else { return false }
+        let ok = m.encode(seq: txSeq, into: &wire)
+        txSeq &+= 1
+        return ok
+    }
+
+    public var hasOutgoing: Bool { outbox.count > 0 }
+
+    mutating func handle(_ message: HostMessage, seq: UInt8, now: UInt64) {
+        switch message {
+        case .hello:
+            outbox.push(.info(info))
+        case .heartbeat:
+            outbox.push(.status(status(ackSeq: seq, now: now)))
+        case .clockRequest(let token):
+            outbox.push(.clock(token: token, tick: now))
+        case .configure(let c):
+            if let reason = rejection(of: c) {
+                outbox.push(.nak(Nak(code: .badConfig, refSeq: seq, refType: MessageType.configure.rawValue,
+                                     detail: reason)))
+                return
+            }
+            haltPlayback(now: now)
+            config = c
+            state = .configured
+            underruns = 0
+            lateFrames = 0
+            duplicateFrames = 0
+            outbox.push(.status(status(ackSeq: seq, now: now)))
+        case .frames(let block):
+            accept(block, seq: seq, now: now)
+        case .start(let s):
+            guard config != nil, state != .idle, state != .failsafe else {
+                nak(.notConfigured, seq: seq, type: .start, detail: 0)
+                return
+            }
+            guard s.periodQ32 >> 32 > 0 else {
+                nak(.badMessage, seq: seq, type: .start, detail: 0)
+                return
+            }
+            timebase = Timebase(anchorIndex: s.anchorIndex, anchorTick: s.anchorTick, periodQ32: s.periodQ32)
+            if state == .configured {
+                state = .armed
+                startCarrier(at: timebase!.due(nextPlay))
+            }
+            outbox.push(.status(status(ackSeq: seq, now: now)))
+        case .stop(let index):
+            if index == HostMessage.stopNow || (state != .armed && state != .playing) {
+                haltPlayback(now: now)
+            } else {
+                stopAt = index
+            }
+            outbox.push(.status(status(ackSeq: seq, now: now)))
+        }
+    }
+
+    /// Why a CONFIGURE cannot be done (NAK detail), or nil if it can.
+    func rejection(of c: Configure) -> UInt32? {
+        if c.frameRateHz < info.minFrameRateHz || c.frameRateHz > info.maxFrameRateHz { return 1 }
+        if c.failsafeMs < 20 || c.failsafeMs > 10_000 { return 3 }
+        return nil
+    }
+
+    mutating func nak(_ code: NakCode, seq: UInt8, type: MessageType, detail: UInt32) {
+        outbox.push(.nak(Nak(code: code, refSeq: seq, refType: type.rawValue, detail: detail)))
+    }
+
+    /// Stores FRAMES values in the ring (go-back-N: only the next expected index may start a block).
+    mutating func accept(_ block: FramesBlock, seq: UInt8, now: UInt64) {
+        guard let c = config, state == .configured || state == .armed || state == .playing else {
+            nak(.notConfigured, seq: seq, type: .frames, detail: 0)
+            return
+        }
+        guard block.format == c.dutyFormat else {
+            nak(.badMessage, seq: seq, type: .frames, detail: UInt32(block.format.rawValue))
+            return
+        }
+        if indexDistance(block.firstIndex, nextExpected) > 0 {
+            nak(.gap, seq: seq, type: .frames, detail: nextExpected)
+            return
+        }
+        for k in 0..<block.values.count {
+            let index = block.firstIndex &+ UInt32(k)
+            if indexDistance(index, nextPlay) < 0 {
+                lateFrames &+= 1
+            } else if indexDistance(index, nextExpected) < 0 {
+                duplicateFrames &+= 1
+            } else if Int(indexDistance(index, nextPlay)) >= ring.capacity {
+                nak(.bufferFull, seq: seq, type: .frames, detail: nextExpected)
+                break
+            } else {
+                ring[index] = block.values[k]
+                nextExpected = index &+ 1
+            }
+        }
+        outbox.push(.status(status(ackSeq: seq, now: now)))
+    }
+
+    /// Frames buffered and not yet played.
+    public var fill: Int { max(0, Int(indexDistance(nextExpected, nextPlay))) }
+
+    public func status(ackSeq: UInt8, now: UInt64) -> Status {
+        let errs = decoder.errors
+        return Status(state: state, ackSeq: ackSeq, fill: UInt16(fill), free: UInt16(ring.capacity - fill),
+                      nextExpected: nextExpected, nextPlay: nextPlay, underruns: underruns,
+                      lateFrames: lateFrames, duplicateFrames: duplicateFrames,
+                      rxCRCErrors: UInt16(truncatingIfNeeded: errs.badCRC),
+                      rxOtherErrors: UInt16(truncatingIfNeeded: errs.total &- errs.badCRC &+ badMessages),
+                      failsafeTrips: failsafeTrips, tick: now, output: output)
+    }
+}

@@ -1,0 +1,26 @@
+// Fixed ring of received duty values, addressed by absolute frame index (no heap).
+
+#if canImport(MotorWire)
+import MotorWire
+#endif
+
+/// Holds raw duty values for frame indices in [nextPlay, nextExpected).
+/// Capacity is a power of two up to `FrameRing.maxCapacity`, so index wrap-around at 2^32 is seamless.
+public struct FrameRing: Sendable {
+    public static let maxCapacity = 1024
+    private var slots = InlineArray<1024, UInt16>(repeating: 0)
+    public let capacity: Int
+    private let mask: UInt32
+
+    public init(capacity: Int) {
+        precondition(capacity > 0 && capacity <= FrameRing.maxCapacity && capacity & (capacity - 1) == 0,
+                     "ring capacity must be a power of two <= 1024")
+        self.capacity = capacity
+        self.mask = UInt32(capacity - 1)
+    }
+
+    public subscript(index: UInt32) -> UInt16 {
+        get { slots[Int(index & mask)] }
+        set { slots[Int(index & mask)] = newValue }
+    }
+}

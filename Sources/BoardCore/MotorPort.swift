@@ -1,0 +1,11 @@
+// The board's motor output, abstracted: firmware writes timer registers, the simulator logs and models.
+
+/// Where BoardCore sends drive levels. Levels are -32767...32767 (negative = reverse drive).
+/// `schedule` is called with non-decreasing ticks, never earlier than the board's `now`
+/// (the core may schedule up to its output lead ahead, like a timer's preload register).
+public protocol MotorPort {
+    /// Output `level` from board tick `tick` on.
+    mutating func schedule(level: Int16, at tick: UInt64)
+    /// Motor off at `tick` (the current time); scheduled levels after it are cancelled.
+    mutating func off(at tick: UInt64)
+}

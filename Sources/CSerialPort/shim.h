@@ -1,0 +1,2 @@
+/* CSerialPort: exposes libserialport (Debian: libserialport-dev) to Swift. */
+#include <libserialport.h>

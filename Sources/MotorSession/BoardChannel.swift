@@ -1,0 +1,96 @@
+// The host's end of the wire: sequence numbers, framing, decoding, and waiting for a reply.
+
+import MotorWire
+import SerialLink
+
+/// Everything that can end a session early, each with one line for the user.
+public enum SessionError: Error, Sendable, CustomStringConvertible {
+    case link(LinkError)
+    case noHello(port: String, ms: Int)
+    case incompatible(String)
+    case refused(Nak)
+    case timeout(String)
+
+    public var description: String {
+        switch self {
+        case .link(let e): return e.description
+        case .noHello(let port, let ms):
+            return "no motorbreath board answered on \(port) within \(ms) ms (is the firmware flashed and the baud rate right?)"
+        case .incompatible(let why): return "incompatible board: \(why)"
+        case .refused(let nak): return "board refused \(MessageType(rawValue: nak.refType).map { "\($0)" } ?? "message"): \(nak.code) (detail \(nak.detail))"
+        case .timeout(let what): return "timed out waiting for \(what)"
+        }
+    }
+}
+
+/// Sends host messages and collects board messages over one link.
+public final class BoardChannel {
+    public let link: ByteLink
+    private var decoder = FrameDecoder()
+    private var seq: UInt8 = 0
+    private var pending: [BoardMessage] = []
+    public private(set) var bytesSent = 0
+    public private(set) var bytesReceived = 0
+
+    public init(link: ByteLink) { self.link = link }
+
+    /// Frames the host could not decode, by cause.
+    public var rxErrors: DecodeErrorCounts { decoder.errors }
+
+    /// Sends one message; returns the sequence number it carried.
+    @discardableResult
+    public func send(_ message: HostMessage) throws(SessionError) -> UInt8 {
+        var wire = FixedBytes()
+        guard message.encode(seq: seq, into: &wire) else { throw .incompatible("message too large to encode") }
+        let used = seq
+        seq &+= 1
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(wire.count)
+        for i in 0..<wire.count { bytes.append(wire[i]) }
+        do { try link.write(bytes) } catch { throw .link(error) }
+        bytesSent += bytes.count
+        return used
+    }
+
+    /// Sends a lone delimiter so the board drops any partial frame left from before.
+    public func resync() throws(SessionError) {
+        do { try link.write([Wire.delimiter]) } catch { throw .link(error) }
+    }
+
+    /// Reads what arrives within `timeoutMs` (returns early once something decodes).
+    public func receive(timeoutMs: Int) throws(SessionError) -> [BoardMessage] {
+        if !pending.isEmpty {
+            defer { pending.removeAll() }
+            return pending
+        }
+        let bytes: [UInt8]
+        do { bytes = try link.read(maxBytes: 4096, timeoutMs: timeoutMs) } catch { throw .link(error) }
+        bytesReceived += bytes.count
+        var out: [BoardMessage] = []
+        for b in bytes {
+            guard case .packet(let p)? = decoder.push(b) else { continue }
+            do throws(WireError) { out.append(try BoardMessage(p)) } catch { decoder.countMessageError(error) }
+        }
+        return out
+    }
+
+    /// Waits for the first message `match` accepts; other messages go to `other`.
+    public func waitFor<T>(_ what: String, timeoutMs: Int, other: (BoardMessage) -> Void = { _ in },
+                           _ match: (BoardMessage) throws(SessionError) -> T?) throws(SessionError) -> T {
+        let deadline = MonotonicClock.nowNs() + UInt64(timeoutMs) * 1_000_000
+        while true {
+            let now = MonotonicClock.nowNs()
+            guard now < deadline else { throw .timeout(what) }
+            let left = Int((deadline - now) / 1_000_000) + 1
+            var messages = try receive(timeoutMs: min(left, 50))
+            while !messages.isEmpty {
+                let m = messages.removeFirst()
+                if let found = try match(m) {
+                    pending.append(contentsOf: messages)
+                    return found
+                }
+                other(m)
+            }
+        }
+    }
+}

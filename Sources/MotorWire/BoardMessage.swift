@@ -1,0 +1,126 @@
+// Board-to-host messages: the enum, payload encoding and strict decoding.
+
+/// A message the board sends to the host.
+public enum BoardMessage: Sendable, Equatable {
+    case info(Info)
+    case clock(token: UInt32, tick: UInt64)
+    case status(Status)
+    case nak(Nak)
+    case played(Played)
+
+    public var type: MessageType {
+        switch self {
+        case .info: .info
+        case .clock: .clock
+        case .status: .status
+        case .nak: .nak
+        case .played: .played
+        }
+    }
+
+    public func payload() -> FixedBytes {
+        var p = FixedBytes()
+        switch self {
+        case .info(let i):
+            p.append(i.protocolVersion)
+            p.append(i.firmwareMajor)
+            p.append(i.firmwareMinor)
+            p.append(i.firmwarePatch)
+            p.append(i.motorKind.rawValue)
+            p.append(i.pwmBits)
+            p.append(i.capabilities)
+            p.appendLE16(i.bufferCapacity)
+            p.appendLE16(i.minFrameRateHz)
+            p.appendLE16(i.maxFrameRateHz)
+            p.appendLE32(i.clockHz)
+            p.appendLE64(i.uniqueID)
+            p.appendLE16(i.lraResonanceDeciHz)
+            p.append(UInt8(i.name.count))
+            for k in 0..<i.name.count { p.append(i.name[k]) }
+        case .clock(let token, let tick):
+            p.appendLE32(token)
+            p.appendLE64(tick)
+        case .status(let s):
+            p.append(s.state.rawValue)
+            p.append(s.ackSeq)
+            p.appendLE16(s.fill)
+            p.appendLE16(s.free)
+            p.appendLE32(s.nextExpected)
+            p.appendLE32(s.nextPlay)
+            p.appendLE32(s.underruns)
+            p.appendLE32(s.lateFrames)
+            p.appendLE32(s.duplicateFrames)
+            p.appendLE16(s.rxCRCErrors)
+            p.appendLE16(s.rxOtherErrors)
+            p.appendLE16(s.failsafeTrips)
+            p.appendLE64(s.tick)
+            p.appendLE16(UInt16(bitPattern: s.output))
+        case .nak(let n):
+            p.append(n.code.rawValue)
+            p.append(n.refSeq)
+            p.append(n.refType)
+            p.appendLE32(n.detail)
+        case .played(let r):
+            p.appendLE32(r.firstIndex)
+            p.appendLE16(r.count)
+            p.appendLE16(r.lateCount)
+            p.appendLE32(r.maxLateTicks)
+            p.appendLE16(r.dutyCRC)
+            p.appendLE64(r.firstTick)
+        }
+        return p
+    }
+
+    public func encode(seq: UInt8, into wire: inout FixedBytes) -> Bool {
+        Packet(type: type.rawValue, seq: seq, payload: payload()).encode(into: &wire)
+    }
+
+    /// Decodes a packet as a board-to-host message; sizes must match exactly.
+    public init(_ packet: borrowing Packet) throws(WireError) {
+        guard let type = MessageType(rawValue: packet.type), type.rawValue >= 0x80 else {
+            throw .unknownType(packet.type)
+        }
+        let p = packet.payload
+        func need(_ n: Int) throws(WireError) {
+            if p.count != n { throw .badPayload(type) }
+        }
+        switch type {
+        case .info:
+            guard p.count >= Info.fixedSize else { throw .badPayload(type) }
+            let nameLength = Int(p[27])
+            guard nameLength <= BoardName.capacity, let kind = MotorKind(rawValue: p[4]) else {
+                throw .badPayload(type)
+            }
+            try need(Info.fixedSize + nameLength)
+            var name = BoardName()
+            for k in 0..<nameLength { name.append(p[Info.fixedSize + k]) }
+            self = .info(Info(protocolVersion: p[0], firmwareMajor: p[1], firmwareMinor: p[2],
+                              firmwarePatch: p[3], motorKind: kind, pwmBits: p[5], capabilities: p[6],
+                              bufferCapacity: p.le16(at: 7), minFrameRateHz: p.le16(at: 9),
+                              maxFrameRateHz: p.le16(at: 11), clockHz: p.le32(at: 13),
+                              uniqueID: p.le64(at: 17), lraResonanceDeciHz: p.le16(at: 25), name: name))
+        case .clock:
+            try need(12)
+            self = .clock(token: p.le32(at: 0), tick: p.le64(at: 4))
+        case .status:
+            try need(Status.payloadSize)
+            guard let state = BoardState(rawValue: p[0]) else { throw .badPayload(type) }
+            self = .status(Status(state: state, ackSeq: p[1], fill: p.le16(at: 2), free: p.le16(at: 4),
+                                  nextExpected: p.le32(at: 6), nextPlay: p.le32(at: 10),
+                                  underruns: p.le32(at: 14), lateFrames: p.le32(at: 18),
+                                  duplicateFrames: p.le32(at: 22), rxCRCErrors: p.le16(at: 26),
+                                  rxOtherErrors: p.le16(at: 28), failsafeTrips: p.le16(at: 30),
+                                  tick: p.le64(at: 32), output: Int16(bitPattern: p.le16(at: 40))))
+        case .nak:
+            try need(Nak.payloadSize)
+            guard let code = NakCode(rawValue: p[0]) else { throw .badPayload(type) }
+            self = .nak(Nak(code: code, refSeq: p[1], refType: p[2], detail: p.le32(at: 3)))
+        case .played:
+            try need(Played.payloadSize)
+            self = .played(Played(firstIndex: p.le32(at: 0), count: p.le16(at: 4), lateCount: p.le16(at: 6),
+                                  maxLateTicks: p.le32(at: 8), dutyCRC: p.le16(at: 12), firstTick: p.le64(at: 14)))
+        default:
+            throw .unknownType(packet.type)
+        }
+    }
+}

@@ -1,0 +1,30 @@
+// CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF, no reflection, xorout 0, check 0x29B1) for protocol v1.
+
+/// CRC-16/CCITT-FALSE, also catalogued as CRC-16/IBM-3740 and CRC-16/AUTOSAR.
+/// Width 16, polynomial 0x1021, init 0xFFFF, refin/refout false, xorout 0x0000.
+/// The CRC of the ASCII bytes "123456789" is 0x29B1.
+public struct CRC16: Sendable {
+    public private(set) var value: UInt16 = 0xFFFF
+
+    public init() {}
+
+    @inline(__always)
+    public mutating func update(_ byte: UInt8) {
+        var crc = value ^ (UInt16(byte) << 8)
+        for _ in 0..<8 {
+            crc = (crc & 0x8000) != 0 ? (crc << 1) ^ 0x1021 : crc << 1
+        }
+        value = crc
+    }
+
+    /// CRC of `count` bytes of `bytes` starting at `start`.
+    public static func of(_ bytes: borrowing FixedBytes, from start: Int = 0, count: Int) -> UInt16 {
+        var crc = CRC16()
+        var i = start
+        while i < start + count {
+            crc.update(bytes[i])
+            i += 1
+        }
+        return crc.value
+    }
+}

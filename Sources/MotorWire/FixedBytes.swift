@@ -1,0 +1,69 @@
+// Fixed-capacity byte storage (no heap), sized for the largest frame protocol v1 allows.
+
+/// A byte buffer with a fixed capacity of `FixedBytes.capacity` and a current `count`.
+/// It lives inline (stack or static memory), so firmware can use it without a heap.
+public struct FixedBytes: Sendable {
+    public static let capacity = 256
+    @usableFromInline var storage = InlineArray<256, UInt8>(repeating: 0)
+    public private(set) var count = 0
+
+    public init() {}
+
+    public var isFull: Bool { count == FixedBytes.capacity }
+
+    @inline(__always)
+    public subscript(_ i: Int) -> UInt8 {
+        get { storage[i] }
+        set { storage[i] = newValue }
+    }
+
+    /// Appends a byte; returns false (and drops it) when the buffer is full.
+    @discardableResult @inline(__always)
+    public mutating func append(_ byte: UInt8) -> Bool {
+        guard count < FixedBytes.capacity else { return false }
+        storage[count] = byte
+        count += 1
+        return true
+    }
+
+    public mutating func removeAll() { count = 0 }
+
+    /// Shortens the buffer to `newCount` bytes (never lengthens it).
+    public mutating func truncate(to newCount: Int) {
+        if newCount < count { count = max(0, newCount) }
+    }
+
+    public mutating func appendLE16(_ v: UInt16) {
+        append(UInt8(truncatingIfNeeded: v))
+        append(UInt8(truncatingIfNeeded: v >> 8))
+    }
+
+    public mutating func appendLE32(_ v: UInt32) {
+        appendLE16(UInt16(truncatingIfNeeded: v))
+        appendLE16(UInt16(truncatingIfNeeded: v >> 16))
+    }
+
+    public mutating func appendLE64(_ v: UInt64) {
+        appendLE32(UInt32(truncatingIfNeeded: v))
+        appendLE32(UInt32(truncatingIfNeeded: v >> 32))
+    }
+
+    public func le16(at i: Int) -> UInt16 {
+        UInt16(storage[i]) | UInt16(storage[i + 1]) << 8
+    }
+
+    public func le32(at i: Int) -> UInt32 {
+        UInt32(le16(at: i)) | UInt32(le16(at: i + 2)) << 16
+    }
+
+    public func le64(at i: Int) -> UInt64 {
+        UInt64(le32(at: i)) | UInt64(le32(at: i + 4)) << 32
+    }
+
+    /// Byte-wise equality of the used part.
+    public func sameBytes(as other: borrowing FixedBytes) -> Bool {
+        guard count == other.count else { return false }
+        for i in 0..<count where storage[i] != other.storage[i] { return false }
+        return true
+    }
+}

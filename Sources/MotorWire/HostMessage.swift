@@ -1,0 +1,117 @@
+// Host-to-board messages: the enum, payload encoding and strict decoding.
+
+/// A message the host sends to the board.
+public enum HostMessage: Sendable, Equatable {
+    case hello
+    case configure(Configure)
+    case clockRequest(token: UInt32)
+    case frames(FramesBlock)
+    case start(Start)
+    /// Stop before frame `atIndex` plays; `HostMessage.stopNow` stops at once.
+    case stop(atIndex: UInt32)
+    case heartbeat
+
+    /// `stop(atIndex:)` value meaning "motor off now".
+    public static let stopNow: UInt32 = 0xFFFF_FFFF
+
+    public var type: MessageType {
+        switch self {
+        case .hello: .hello
+        case .configure: .configure
+        case .clockRequest: .clockRequest
+        case .frames: .frames
+        case .start: .start
+        case .stop: .stop
+        case .heartbeat: .heartbeat
+        }
+    }
+
+    /// The payload bytes of this message.
+    public func payload() -> FixedBytes {
+        var p = FixedBytes()
+        switch self {
+        case .hello, .heartbeat:
+            break
+        case .configure(let c):
+            p.appendLE16(c.frameRateHz)
+            p.append(c.dutyFormat.rawValue)
+            p.appendLE16(c.failsafeMs)
+            p.appendLE16(c.lraResonanceDeciHz)
+            p.append(c.flags)
+            p.appendLE16(c.reportEvery)
+        case .clockRequest(let token):
+            p.appendLE32(token)
+        case .frames(let f):
+            p.appendLE32(f.firstIndex)
+            p.append(f.format.rawValue)
+            p.append(UInt8(f.values.count))
+            for i in 0..<f.values.count {
+                if f.format == .u8 { p.append(UInt8(truncatingIfNeeded: f.values[i])) }
+                else { p.appendLE16(f.values[i]) }
+            }
+        case .start(let s):
+            p.appendLE32(s.anchorIndex)
+            p.appendLE64(s.anchorTick)
+            p.appendLE64(s.periodQ32)
+        case .stop(let index):
+            p.appendLE32(index)
+        }
+        return p
+    }
+
+    /// The complete wire frame (COBS, delimiter included).
+    public func encode(seq: UInt8, into wire: inout FixedBytes) -> Bool {
+        Packet(type: type.rawValue, seq: seq, payload: payload()).encode(into: &wire)
+    }
+
+    /// Decodes a packet as a host-to-board message; sizes must match exactly.
+    public init(_ packet: borrowing Packet) throws(WireError) {
+        guard let type = MessageType(rawValue: packet.type), type.rawValue < 0x80 else {
+            throw .unknownType(packet.type)
+        }
+        let p = packet.payload
+        func need(_ n: Int) throws(WireError) {
+            if p.count != n { throw .badPayload(type) }
+        }
+        switch type {
+        case .hello:
+            try need(0)
+            self = .hello
+        case .heartbeat:
+            try need(0)
+            self = .heartbeat
+        case .configure:
+            try need(Configure.payloadSize)
+            guard let format = DutyFormat(rawValue: p[2]) else { throw .badPayload(type) }
+            self = .configure(Configure(frameRateHz: p.le16(at: 0), dutyFormat: format,
+                                        failsafeMs: p.le16(at: 3), lraResonanceDeciHz: p.le16(at: 5),
+                                        flags: p[7], reportEvery: p.le16(at: 8)))
+        case .clockRequest:
+            try need(4)
+            self = .clockRequest(token: p.le32(at: 0))
+        case .frames:
+            guard p.count >= FramesBlock.headerSize, let format = DutyFormat(rawValue: p[4]) else {
+                throw .badPayload(type)
+            }
+            let n = Int(p[5])
+            guard n >= 1, n <= format.maxPerMessage else { throw .badPayload(type) }
+            try need(FramesBlock.headerSize + n * format.bytesPerValue)
+            var block = FramesBlock(firstIndex: p.le32(at: 0), format: format)
+            for i in 0..<n {
+                let at = FramesBlock.headerSize + i * format.bytesPerValue
+                let v = format == .u8 ? UInt16(p[at]) : p.le16(at: at)
+                if format == .i16 && v == 0x8000 { throw .badPayload(type) }  // -32768 is not allowed
+                block.values.append(v)
+            }
+            self = .frames(block)
+        case .start:
+            try need(Start.payloadSize)
+            self = .start(Start(anchorIndex: p.le32(at: 0), anchorTick: p.le64(at: 4), periodQ32: p.le64(at: 12)))
+        case .stop:
+            try need(4)
+            self = .stop(atIndex: p.le32(at: 0))
+        default:
+            throw .unknownType(packet.type)
+        }
+    }
+}

@@ -1,0 +1,36 @@
+// Protocol v1 constants shared by host and board: version, sizes, message type codes.
+
+/// Numbers fixed by protocol.md, section "Frame layout" and "Messages".
+public enum Wire {
+    public static let version: UInt8 = 1
+    /// Header bytes before the payload: version, type, seq, length.
+    public static let headerSize = 4
+    public static let crcSize = 2
+    /// Largest payload a frame may carry.
+    public static let maxPayload = 240
+    /// Largest unencoded frame: header + payload + CRC.
+    public static let maxRawFrame = headerSize + maxPayload + crcSize
+    /// Largest COBS-encoded frame, without the 0x00 delimiter.
+    public static let maxEncodedFrame = maxRawFrame + 1
+    /// Largest frame on the wire, delimiter included.
+    public static let maxWireFrame = maxEncodedFrame + 1
+    /// Frame delimiter.
+    public static let delimiter: UInt8 = 0x00
+}
+
+/// Message type codes. Host-to-board codes are below 0x80, board-to-host codes at or above.
+public enum MessageType: UInt8, Sendable, CaseIterable {
+    case hello = 0x01
+    case configure = 0x02
+    case clockRequest = 0x03
+    case frames = 0x04
+    case start = 0x05
+    case stop = 0x06
+    case heartbeat = 0x07
+
+    case info = 0x81
+    case clock = 0x83
+    case status = 0x84
+    case nak = 0x85
+    case played = 0x86
+}

@@ -1,0 +1,54 @@
+// The byte-stream interface every link implements (serial port, pty, in-memory), and its errors.
+
+/// A bidirectional byte stream to a board. Reads never block longer than their timeout.
+public protocol ByteLink: AnyObject, Sendable {
+    /// Human-readable name (the port path, or "in-memory").
+    var name: String { get }
+    /// Writes all bytes (waiting as needed, at most `timeoutMs` in all).
+    func write(_ bytes: [UInt8], timeoutMs: Int) throws(LinkError)
+    /// Returns the bytes available, waiting up to `timeoutMs` for the first; [] on timeout.
+    func read(maxBytes: Int, timeoutMs: Int) throws(LinkError) -> [UInt8]
+    /// Releases the port. Further calls fail with `.closed`.
+    func close()
+}
+
+extension ByteLink {
+    public func write(_ bytes: [UInt8]) throws(LinkError) { try write(bytes, timeoutMs: 1000) }
+}
+
+/// What went wrong with a link, with the one line a user should read.
+public enum LinkError: Error, Sendable, Equatable, CustomStringConvertible {
+    case noSuchPort(path: String, available: [String])
+    case permissionDenied(path: String)
+    case busy(path: String)
+    case notASerialPort(path: String)
+    case disconnected(path: String)
+    case unsupportedBaud(path: String, baud: Int)
+    case writeTimeout(path: String)
+    case closed
+    case os(path: String, operation: String, errno: Int32, message: String)
+
+    public var description: String {
+        switch self {
+        case .noSuchPort(let path, let available):
+            let list = available.isEmpty ? "no serial ports found" : "ports: " + available.joined(separator: ", ")
+            return "no such port \(path) (\(list); try --simulate to run without a board)"
+        case .permissionDenied(let path):
+            return "permission denied opening \(path): add yourself to the dialout group (sudo usermod -aG dialout $USER) and log in again"
+        case .busy(let path):
+            return "port \(path) is busy: another program (or motorbreath) has it open"
+        case .notASerialPort(let path):
+            return "\(path) is not a serial port or terminal device"
+        case .disconnected(let path):
+            return "board on \(path) disconnected (unplugged or reset)"
+        case .unsupportedBaud(let path, let baud):
+            return "\(path) does not support \(baud) baud"
+        case .writeTimeout(let path):
+            return "writing to \(path) timed out: the board is not reading"
+        case .closed:
+            return "the link is closed"
+        case .os(let path, let operation, let errno, let message):
+            return "\(operation) \(path) failed: \(message) (errno \(errno))"
+        }
+    }
+}

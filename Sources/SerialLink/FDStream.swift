@@ -1,0 +1,68 @@
+// Nonblocking reads and writes on a file descriptor, waited on with poll(): shared by the tty links.
+
+import Glibc
+
+/// Owns an open, nonblocking descriptor. Reads wait at most their timeout; close is idempotent.
+final class FDStream: @unchecked Sendable {
+    let name: String
+    private var fd: Int32
+    private let lock = Mutex()
+
+    init(fd: Int32, name: String) {
+        self.fd = fd
+        self.name = name
+    }
+
+    deinit { close() }
+
+    var descriptor: Int32 { lock.withLock { fd } }
+
+    func write(_ bytes: [UInt8], timeoutMs: Int) throws(LinkError) {
+        let fd = descriptor
+        guard fd >= 0 else { throw .closed }
+        var offset = 0
+        let deadline = MonotonicClock.nowNs() + UInt64(timeoutMs) * 1_000_000
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, bytes.count - offset) }
+            if n > 0 {
+                offset += n
+                continue
+            }
+            let e = errno
+            if n < 0 && e != EAGAIN && e != EINTR { throw LinkError.from(errno: e, path: name, operation: "write") }
+            let now = MonotonicClock.nowNs()
+            guard now < deadline else { throw .writeTimeout(path: name) }
+            var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+            _ = poll(&p, 1, Int32(min(100, (deadline - now) / 1_000_000 + 1)))
+        }
+    }
+
+    func read(maxBytes: Int, timeoutMs: Int) throws(LinkError) -> [UInt8] {
+        let fd = descriptor
+        guard fd >= 0 else { throw .closed }
+        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        let r = poll(&p, 1, Int32(timeoutMs))
+        if r <= 0 { return [] }  // timeout, or EINTR: the caller loops and checks for shutdown
+        if p.revents & Int16(POLLIN) == 0 && p.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
+            throw .disconnected(path: name)
+        }
+        var buffer = [UInt8](repeating: 0, count: maxBytes)
+        let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, maxBytes) }
+        if n < 0 {
+            let e = errno
+            if e == EAGAIN || e == EINTR { return [] }
+            throw LinkError.from(errno: e, path: name, operation: "read")
+        }
+        if n == 0 { throw .disconnected(path: name) }
+        return Array(buffer[0..<n])
+    }
+
+    func close() {
+        lock.withLock {
+            if fd >= 0 {
+                Glibc.close(fd)
+                fd = -1
+            }
+        }
+    }
+}

@@ -1,0 +1,102 @@
+// An in-process byte pipe pair (host end, board end) with blocking reads that time out.
+
+import Glibc
+
+/// One direction of an in-memory link: a byte queue with a condition variable.
+final class ByteQueue: @unchecked Sendable {
+    private var bytes: [UInt8] = []
+    private var head = 0
+    private var closed = false
+    private var mutex = pthread_mutex_t()
+    private var cond = pthread_cond_t()
+
+    init() {
+        pthread_mutex_init(&mutex, nil)
+        var attr = pthread_condattr_t()
+        pthread_condattr_init(&attr)
+        pthread_condattr_setclock(&attr, CLOCK_MONOTONIC)
+        pthread_cond_init(&cond, &attr)
+        pthread_condattr_destroy(&attr)
+    }
+
+    deinit {
+        pthread_cond_destroy(&cond)
+        pthread_mutex_destroy(&mutex)
+    }
+
+    func push(_ data: [UInt8]) -> Bool {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        guard !closed else { return false }
+        bytes.append(contentsOf: data)
+        pthread_cond_broadcast(&cond)
+        return true
+    }
+
+    /// Waits up to `timeoutMs` for bytes; nil once closed and drained.
+    func pop(max: Int, timeoutMs: Int) -> [UInt8]? {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        if head == bytes.count && !closed && timeoutMs > 0 {
+            var ts = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &ts)
+            let ns = Int(ts.tv_nsec) + (timeoutMs % 1000) * 1_000_000
+            ts.tv_sec += timeoutMs / 1000 + ns / 1_000_000_000
+            ts.tv_nsec = ns % 1_000_000_000
+            while head == bytes.count && !closed {
+                if pthread_cond_timedwait(&cond, &mutex, &ts) == ETIMEDOUT { break }
+            }
+        }
+        if head == bytes.count { return closed ? nil : [] }
+        let end = min(bytes.count, head + max)
+        let out = Array(bytes[head..<end])
+        head = end
+        if head > 4096 && head * 2 > bytes.count {
+            bytes.removeFirst(head)
+            head = 0
+        }
+        return out
+    }
+
+    func close() {
+        pthread_mutex_lock(&mutex)
+        closed = true
+        pthread_cond_broadcast(&cond)
+        pthread_mutex_unlock(&mutex)
+    }
+}
+
+/// One end of an in-memory link. Closing either end disconnects both.
+public final class InMemoryLink: ByteLink, @unchecked Sendable {
+    public let name: String
+    private let inbound: ByteQueue
+    private let outbound: ByteQueue
+
+    private init(name: String, inbound: ByteQueue, outbound: ByteQueue) {
+        self.name = name
+        self.inbound = inbound
+        self.outbound = outbound
+    }
+
+    /// A connected pair: what one end writes, the other reads.
+    public static func pair() -> (host: InMemoryLink, board: InMemoryLink) {
+        let toBoard = ByteQueue()
+        let toHost = ByteQueue()
+        return (InMemoryLink(name: "in-memory", inbound: toHost, outbound: toBoard),
+                InMemoryLink(name: "in-memory board end", inbound: toBoard, outbound: toHost))
+    }
+
+    public func write(_ bytes: [UInt8], timeoutMs: Int) throws(LinkError) {
+        guard outbound.push(bytes) else { throw .disconnected(path: name) }
+    }
+
+    public func read(maxBytes: Int, timeoutMs: Int) throws(LinkError) -> [UInt8] {
+        guard let bytes = inbound.pop(max: maxBytes, timeoutMs: timeoutMs) else { throw .disconnected(path: name) }
+        return bytes
+    }
+
+    public func close() {
+        inbound.close()
+        outbound.close()
+    }
+}

@@ -1,0 +1,107 @@
+// A real serial port through libserialport: exclusive open, 8N1, no flow control, nonblocking I/O
+// waited on with poll() on the port's handle, every return code checked.
+
+import CSerialPort
+import Glibc
+
+/// A USB-serial adapter or UART device (/dev/ttyUSB0, /dev/ttyACM0, ...).
+public final class SerialPortLink: ByteLink, @unchecked Sendable {
+    public let name: String
+    private var port: OpaquePointer?
+    private var fd: Int32 = -1
+    private let lock = Mutex()
+
+    public init(path: String, baud: Int = 115_200) throws(LinkError) {
+        name = path
+        var p: OpaquePointer?
+        try SerialPortLink.check(sp_get_port_by_name(path, &p), path: path, operation: "look up")
+        guard let p else { throw .noSuchPort(path: path, available: PortPaths.existing()) }
+        port = p
+        do throws(LinkError) {
+            try SerialPortLink.check(sp_open(p, SP_MODE_READ_WRITE), path: path, operation: "open")
+            var handle: Int32 = -1
+            try SerialPortLink.check(sp_get_port_handle(p, &handle), path: path, operation: "get handle of")
+            fd = handle
+            if flock(fd, LOCK_EX | LOCK_NB) != 0 { throw LinkError.busy(path: path) }
+            let r = sp_set_baudrate(p, Int32(baud))
+            if r != SP_OK { throw LinkError.unsupportedBaud(path: path, baud: baud) }
+            try SerialPortLink.check(sp_set_bits(p, 8), path: path, operation: "set 8 data bits on")
+            try SerialPortLink.check(sp_set_parity(p, SP_PARITY_NONE), path: path, operation: "set no parity on")
+            try SerialPortLink.check(sp_set_stopbits(p, 1), path: path, operation: "set 1 stop bit on")
+            try SerialPortLink.check(sp_set_flowcontrol(p, SP_FLOWCONTROL_NONE), path: path,
+                                     operation: "disable flow control on")
+            try SerialPortLink.check(sp_flush(p, SP_BUF_BOTH), path: path, operation: "flush")
+        } catch {
+            close()
+            throw error
+        }
+    }
+
+    deinit { close() }
+
+    /// Turns a libserialport return code into a LinkError (SP_ERR_FAIL carries the OS errno).
+    static func check(_ r: sp_return, path: String, operation: String) throws(LinkError) {
+        switch r {
+        case SP_OK:
+            return
+        case SP_ERR_FAIL:
+            throw LinkError.from(errno: sp_last_error_code(), path: path, operation: operation)
+        case SP_ERR_SUPP:
+            throw .os(path: path, operation: operation, errno: 0, message: "not supported by this port")
+        case SP_ERR_MEM:
+            throw .os(path: path, operation: operation, errno: ENOMEM, message: "out of memory")
+        default:
+            if operation == "look up" { throw .noSuchPort(path: path, available: PortPaths.existing()) }
+            throw .os(path: path, operation: operation, errno: EINVAL, message: "invalid argument")
+        }
+    }
+
+    public func write(_ bytes: [UInt8], timeoutMs: Int) throws(LinkError) {
+        let (p, fd) = lock.withLock { (port, self.fd) }
+        guard let p else { throw .closed }
+        var offset = 0
+        let deadline = MonotonicClock.nowNs() + UInt64(timeoutMs) * 1_000_000
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { sp_nonblocking_write(p, $0.baseAddress! + offset, bytes.count - offset) }
+            if n.rawValue < 0 {
+                try SerialPortLink.check(n, path: name, operation: "write")
+            }
+            offset += Int(n.rawValue)
+            if offset == bytes.count { break }
+            let now = MonotonicClock.nowNs()
+            guard now < deadline else { throw .writeTimeout(path: name) }
+            var pf = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+            _ = poll(&pf, 1, Int32(min(100, (deadline - now) / 1_000_000 + 1)))
+        }
+    }
+
+    public func read(maxBytes: Int, timeoutMs: Int) throws(LinkError) -> [UInt8] {
+        let (p, fd) = lock.withLock { (port, self.fd) }
+        guard let p else { throw .closed }
+        var pf = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        let r = poll(&pf, 1, Int32(timeoutMs))
+        if r < 0 { return [] }  // EINTR: the caller loops and checks for shutdown
+        if r == 0 { return [] }
+        if pf.revents & Int16(POLLIN) == 0 && pf.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
+            throw .disconnected(path: name)
+        }
+        var buffer = [UInt8](repeating: 0, count: maxBytes)
+        let n = buffer.withUnsafeMutableBytes { sp_nonblocking_read(p, $0.baseAddress!, maxBytes) }
+        if n.rawValue < 0 { try SerialPortLink.check(n, path: name, operation: "read") }
+        // Readable but no bytes: the device went away (USB unplug).
+        if n.rawValue == 0 { throw .disconnected(path: name) }
+        return Array(buffer[0..<Int(n.rawValue)])
+    }
+
+    public func close() {
+        lock.withLock {
+            if let p = port {
+                if fd >= 0 { _ = flock(fd, LOCK_UN) }
+                sp_close(p)
+                sp_free_port(p)
+                port = nil
+                fd = -1
+            }
+        }
+    }
+}

@@ -1,0 +1,76 @@
+// A tty opened with termios: raw 8N1, exclusive, nonblocking, poll-driven. Used for pseudo-terminals
+// (which libserialport cannot open) and as the fallback for other tty devices.
+
+import Glibc
+
+/// A terminal device (pty slave, socat link, or real UART) configured raw.
+public final class TTYLink: ByteLink, @unchecked Sendable {
+    public let name: String
+    private let stream: FDStream
+
+    /// Opens `path` raw at `baud` (ignored by ptys), exclusively.
+    public init(path: String, baud: Int = 115_200) throws(LinkError) {
+        name = path
+        let fd = Glibc.open(path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { throw LinkError.from(errno: errno, path: path, operation: "open") }
+        guard isatty(fd) == 1 else {
+            Glibc.close(fd)
+            throw .notASerialPort(path: path)
+        }
+        // Advisory lock shared with other motorbreath processes, so a second one gets "busy".
+        if flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            Glibc.close(fd)
+            throw .busy(path: path)
+        }
+        var tio = termios()
+        guard tcgetattr(fd, &tio) == 0 else {
+            let e = errno
+            Glibc.close(fd)
+            throw LinkError.from(errno: e, path: path, operation: "tcgetattr")
+        }
+        cfmakeraw(&tio)
+        tio.c_cflag |= tcflag_t(CLOCAL) | tcflag_t(CREAD)
+        tio.c_cflag &= ~(tcflag_t(CSTOPB) | tcflag_t(PARENB) | tcflag_t(CRTSCTS))
+        tio.c_iflag &= ~(tcflag_t(IXON) | tcflag_t(IXOFF) | tcflag_t(IXANY))
+        guard let speed = TTYLink.speed(for: baud) else {
+            Glibc.close(fd)
+            throw .unsupportedBaud(path: path, baud: baud)
+        }
+        cfsetispeed(&tio, speed)
+        cfsetospeed(&tio, speed)
+        guard tcsetattr(fd, TCSANOW, &tio) == 0 else {
+            let e = errno
+            Glibc.close(fd)
+            throw LinkError.from(errno: e, path: path, operation: "tcsetattr")
+        }
+        tcflush(fd, TCIOFLUSH)
+        stream = FDStream(fd: fd, name: path)
+    }
+
+    static func speed(for baud: Int) -> speed_t? {
+        switch baud {
+        case 9600: speed_t(B9600)
+        case 19200: speed_t(B19200)
+        case 38400: speed_t(B38400)
+        case 57600: speed_t(B57600)
+        case 115_200: speed_t(B115200)
+        case 230_400: speed_t(B230400)
+        case 460_800: speed_t(B460800)
+        case 500_000: speed_t(B500000)
+        case 921_600: speed_t(B921600)
+        case 1_000_000: speed_t(B1000000)
+        case 2_000_000: speed_t(B2000000)
+        default: nil
+        }
+    }
+
+    public func write(_ bytes: [UInt8], timeoutMs: Int) throws(LinkError) {
+        try stream.write(bytes, timeoutMs: timeoutMs)
+    }
+
+    public func read(maxBytes: Int, timeoutMs: Int) throws(LinkError) -> [UInt8] {
+        try stream.read(maxBytes: maxBytes, timeoutMs: timeoutMs)
+    }
+
+    public func close() { stream.close() }
+}

@@ -1,0 +1,26 @@
+// What the simulated board claims to be (INFO) and how its clock misbehaves, from command-line options.
+
+import BoardCore
+import MotorWire
+
+/// Settings for a simulated board.
+public struct SimBoardSpec: Sendable {
+    public var motor: MotorKind = .erm
+    public var clockHz: UInt32 = 1_000_000
+    public var driftPPM: Double = 0
+    public var offsetTicks: UInt64 = 123_456_789
+    public var bufferCapacity: UInt16 = 1024
+    /// How far ahead the board hands levels to its PWM (a DMA-fed timer on real hardware).
+    public var outputLeadMs: Int = 20
+
+    public init() {}
+
+    public var info: Info {
+        Info(firmwareMajor: 0, firmwareMinor: 1, firmwarePatch: 0, motorKind: motor, pwmBits: 16,
+             capabilities: motor == .lra ? Info.capReverse | Info.capLRACarrier : Info.capReverse,
+             bufferCapacity: bufferCapacity, minFrameRateHz: 50, maxFrameRateHz: 1000, clockHz: clockHz,
+             uniqueID: 0x5349_4D42_4F41_5244,  // "SIMBOARD"
+             lraResonanceDeciHz: motor == .lra ? 1750 : 0,
+             name: motor == .lra ? BoardName("motorbreath-sim-lra") : BoardName("motorbreath-sim-erm"))
+    }
+}

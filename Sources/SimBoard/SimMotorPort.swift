@@ -1,0 +1,39 @@
+// The simulated board's PWM output: a log of drive changes on the board clock, fed to a motor model.
+
+import BoardCore
+import Breath
+
+/// One drive change: `level` (-32767...32767) from board tick `tick` on.
+public struct DriveChange: Sendable, Equatable {
+    public var tick: UInt64
+    public var level: Int16
+}
+
+/// Records every scheduled level and motor-off; `off` cancels levels scheduled after it.
+public struct SimMotorPort: MotorPort, Sendable {
+    public private(set) var changes: [DriveChange] = []
+    /// Keeps at most this many changes (oldest dropped) so long sessions stay bounded.
+    public var limit = 200_000
+
+    public init() {}
+
+    public mutating func schedule(level: Int16, at tick: UInt64) {
+        changes.append(DriveChange(tick: tick, level: level))
+        if changes.count > limit { changes.removeFirst(changes.count - limit / 2) }
+    }
+
+    public mutating func off(at tick: UInt64) {
+        while let last = changes.last, last.tick > tick { changes.removeLast() }
+        if changes.last?.level != 0 { changes.append(DriveChange(tick: tick, level: 0)) }
+    }
+
+    /// The level in force at `tick`.
+    public func level(at tick: UInt64) -> Int16 {
+        var lo = 0, hi = changes.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if changes[mid].tick <= tick { lo = mid + 1 } else { hi = mid }
+        }
+        return lo == 0 ? 0 : changes[lo - 1].level
+    }
+}

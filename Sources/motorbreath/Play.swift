@@ -1,0 +1,115 @@
+// `motorbreath play` (the default): prepare the board, stream the breath, stop with the motor off.
+
+import ArgumentParser
+import Breath
+import Foundation
+import MotorSession
+import MotorWire
+import SerialLink
+import SimBoard
+
+struct Play: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Play a breathing pattern on a board (the default command).",
+        discussion: """
+            Patterns: 4-7-8 (inhale 4 s, hold 7 s, exhale 8 s), box (4-4-4-4), coherent (5.5-5.5),
+            or your own in-hold-out[-holdout] seconds such as 5-0-5 or 4-2-6-2.
+            Ctrl-C stops the motor at once and exits 130.
+            """
+    )
+
+    @Flag(help: "Play on the built-in simulated board (no hardware needed).")
+    var simulate = false
+
+    @Option(help: "Serial port of the board, e.g. /dev/ttyUSB0, or a pseudo-terminal such as /dev/pts/3.")
+    var port: String?
+
+    @Option(help: "Baud rate of the serial port.")
+    var baud: Int = 115_200
+
+    @Option(help: "Breath pattern: a preset name or in-hold-out[-holdout] seconds.")
+    var pattern: String = "4-7-8"
+
+    @Option(help: "Number of breath cycles.")
+    var cycles: Int = 1
+
+    @Option(help: "Frames per second sent to the board (50...1000).")
+    var frameRate: Int = 250
+
+    @Option(help: "Peak intensity 0...1 of the swell.")
+    var intensity: Double = 0.8
+
+    @Flag(help: "Print one JSON report on stdout at the end.")
+    var json = false
+
+    @Flag(help: "No live status line.")
+    var quiet = false
+
+    func validate() throws {
+        guard cycles >= 1 && cycles <= 10_000 else { throw ValidationError("--cycles must be 1...10000") }
+        guard (50...1000).contains(frameRate) else { throw ValidationError("--frame-rate must be 50...1000") }
+        guard (0...1).contains(intensity) else { throw ValidationError("--intensity must be 0...1") }
+        guard simulate || port != nil else {
+            throw ValidationError("say where the board is: --port /dev/ttyUSB0, or --simulate to run without one")
+        }
+        guard !(simulate && port != nil) else { throw ValidationError("use --simulate or --port, not both") }
+    }
+
+    func run() throws {
+        Signals.install()
+        let breath: BreathPattern
+        do { breath = try BreathPattern.parse(pattern) } catch { throw fail(error) }
+        let timeline = BreathTimeline(pattern: breath, cycles: cycles, peak: intensity)
+        var options = SessionOptions()
+        options.frameRate = frameRate
+        let renderer = FrameRenderer(timeline: timeline, frameRate: frameRate, dutyBits: 8)
+
+        let link: ByteLink
+        var simulated: SimulatedBoard?
+        if simulate {
+            let (l, b) = SimulatedBoard.inProcess()
+            link = l
+            simulated = b
+        } else {
+            do { link = try PortOpener.open(path: port!, baud: baud) } catch { throw fail(error) }
+        }
+        defer {
+            link.close()
+            simulated?.stop()
+        }
+
+        let channel = BoardChannel(link: link)
+        var view = LiveView(timeline: timeline, quiet: quiet)
+        let report: PlayReport
+        do {
+            let prepared = try channel.prepare(options: options)
+            if !quiet {
+                Stderr.write("board: \(prepared.info.displayName), \(prepared.info.motorKind == .lra ? "LRA" : "ERM"), prepared in \(Int(Double(prepared.prepareNs) / 1e6)) ms\n")
+            }
+            let player = Player(channel: channel, prepared: prepared, options: options)
+            report = try player.play(renderer, onStatus: { view.show($0) }, shouldStop: { Signals.pending != 0 })
+        } catch {
+            view.finish()
+            if Signals.pending != 0 { throw ExitCode(Signals.exitCode) }
+            throw fail(error)
+        }
+        view.finish()
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+        } else if !quiet {
+            Stderr.write("played \(report.framesPlayed)/\(report.framesTotal) frames, \(report.underruns) underruns, \(report.playedLate) late, start error \(report.startErrorUs) µs, motor \(report.motorOffAtExit ? "off" : "STATE UNKNOWN")\n")
+        }
+        if report.interrupted { throw ExitCode(Signals.exitCode) }
+        if !report.motorOffAtExit { throw fail("could not confirm the motor is off") }
+    }
+}
+
+extension Info {
+    var displayName: String {
+        var bytes: [UInt8] = []
+        for i in 0..<name.count { bytes.append(name[i]) }
+        return String(decoding: bytes, as: UTF8.self) + " fw \(firmwareMajor).\(firmwareMinor).\(firmwarePatch)"
+    }
+}

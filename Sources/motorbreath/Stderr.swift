@@ -1,0 +1,19 @@
+// Writing to standard error, and the single-line error exit every command uses.
+
+import ArgumentParser
+import Glibc
+
+enum Stderr {
+    static func write(_ text: String) {
+        var t = text
+        t.withUTF8 { _ = Glibc.write(2, $0.baseAddress, $0.count) }
+    }
+
+    static var isTerminal: Bool { isatty(2) == 1 }
+}
+
+/// Prints "motorbreath: <message>" on stderr and exits with `code`, no stack trace.
+func fail(_ message: CustomStringConvertible, code: Int32 = 1) -> ExitCode {
+    Stderr.write("motorbreath: \(message)\n")
+    return ExitCode(code)
+}
