@@ -51,7 +51,11 @@ public final class SerialPortLink: ByteLink, @unchecked Sendable {
         case SP_ERR_MEM:
             throw .os(path: path, operation: operation, errno: ENOMEM, message: "out of memory")
         default:
-            if operation == "look up" { throw .noSuchPort(path: path, available: PortPaths.existing()) }
+            if operation == "look up" {
+                // libserialport knows only devices with a tty class entry in sysfs.
+                if access(path, F_OK) == 0 { throw .notASerialPort(path: path) }
+                throw .noSuchPort(path: path, available: PortPaths.existing())
+            }
             throw .os(path: path, operation: operation, errno: EINVAL, message: "invalid argument")
         }
     }

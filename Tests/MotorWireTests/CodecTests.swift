@@ -1,0 +1,129 @@
+// CRC and COBS against published vectors; strict payload sizes; round trips of every message.
+
+import MotorWire
+import Testing
+
+@Suite struct CodecTests {
+    @Test func crcCheckValue() {
+        var crc = CRC16()
+        for b in Array("123456789".utf8) { crc.update(b) }
+        #expect(crc.value == 0x29B1)
+    }
+
+    @Test(arguments: [
+        ("00", "01 01"),
+        ("00 00", "01 01 01"),
+        ("11 22 00 33", "03 11 22 02 33"),
+        ("11 22 33 44", "05 11 22 33 44"),
+        ("11 00 00 00", "02 11 01 01 01"),
+    ])
+    func cobsPaperExamples(raw: String, encoded: String) {
+        var out = FixedBytes()
+        #expect(COBS.encode(fixed(hexBytes(raw)), into: &out))
+        #expect(array(out) == hexBytes(encoded))
+        var back = out
+        #expect(COBS.decodeInPlace(&back))
+        #expect(array(back) == hexBytes(raw))
+    }
+
+    @Test func cobsLongRunsRoundTrip() {
+        for length in [0, 1, 246, 253, 254] {
+            for zeroEvery in [0, 1, 7, 100] {
+                let raw = (0..<length).map { i -> UInt8 in
+                    zeroEvery > 0 && i % zeroEvery == 0 ? 0 : UInt8(truncatingIfNeeded: i % 255 + 1)
+                }
+                var enc = FixedBytes()
+                guard COBS.encode(fixed(raw), into: &enc) else {
+                    Issue.record("encode failed at \(length)")
+                    continue
+                }
+                #expect(!array(enc).contains(0))
+                #expect(enc.count <= raw.count + 1 + raw.count / 254 + 1)
+                var dec = enc
+                #expect(COBS.decodeInPlace(&dec))
+                #expect(array(dec) == raw, "length \(length) zeroEvery \(zeroEvery)")
+            }
+        }
+        // 254 non-zero bytes need the 0xFF group code.
+        var enc = FixedBytes()
+        _ = COBS.encode(fixed([UInt8](repeating: 7, count: 254)), into: &enc)
+        #expect(enc[0] == 0xFF && enc.count == 256)
+        // Longer than any v1 frame: the encoder reports overflow instead of writing past the buffer.
+        #expect(!COBS.encode(fixed([UInt8](repeating: 7, count: 255)), into: &enc))
+    }
+
+    @Test func payloadSizesAreStrict() throws {
+        // A HEARTBEAT with one stray payload byte, and a CLOCK_REQ one byte short.
+        for (type, size) in [(MessageType.heartbeat, 1), (.clockRequest, 3), (.start, 19), (.configure, 11)] {
+            var payload = FixedBytes()
+            for _ in 0..<size { payload.append(1) }
+            #expect(throws: WireError.badPayload(type)) { try HostMessage(Packet(type: type.rawValue, seq: 0, payload: payload)) }
+        }
+        #expect(throws: WireError.unknownType(0x7F)) { try HostMessage(Packet(type: 0x7F, seq: 0)) }
+        #expect(throws: WireError.unknownType(0x84)) { try HostMessage(Packet(type: 0x84, seq: 0)) }
+        #expect(throws: WireError.unknownType(0x01)) { try BoardMessage(Packet(type: 0x01, seq: 0)) }
+    }
+
+    @Test func framesRejectsBadCountsAndFormats() {
+        func frames(_ bytes: [UInt8]) throws(WireError) -> HostMessage {
+            try HostMessage(Packet(type: MessageType.frames.rawValue, seq: 0, payload: fixed(bytes)))
+        }
+        #expect(throws: WireError.badPayload(.frames)) { try frames([0, 0, 0, 0, 1, 0]) }          // n = 0
+        #expect(throws: WireError.badPayload(.frames)) { try frames([0, 0, 0, 0, 1, 2, 9]) }       // n = 2, 1 value
+        #expect(throws: WireError.badPayload(.frames)) { try frames([0, 0, 0, 0, 9, 1, 9]) }       // format 9
+        #expect(throws: WireError.badPayload(.frames)) { try frames([0, 0, 0, 0, 3, 1, 0x00, 0x80]) }  // i16 -32768
+        #expect(throws: WireError.badPayload(.frames)) { try frames([0, 0, 0, 0, 1, 235] + [UInt8](repeating: 1, count: 234)) }
+    }
+
+    @Test func randomMessagesRoundTrip() throws {
+        var rng = SplitMix(seed: 42)
+        for _ in 0..<2000 {
+            let format = DutyFormat.allCases[Int(rng.next() % 3)]
+            var values = DutyValues()
+            for _ in 0..<(1 + Int(rng.next() % UInt64(format.maxPerMessage))) {
+                var v = UInt16(truncatingIfNeeded: rng.next())
+                if format == .u8 { v &= 0xFF }
+                if format == .i16 && v == 0x8000 { v = 0 }
+                values.append(v)
+            }
+            let messages: [HostMessage] = [
+                .frames(FramesBlock(firstIndex: UInt32(truncatingIfNeeded: rng.next()), format: format, values: values)),
+                .start(Start(anchorIndex: UInt32(truncatingIfNeeded: rng.next()), anchorTick: rng.next(), periodQ32: rng.next())),
+                .stop(atIndex: UInt32(truncatingIfNeeded: rng.next())),
+                .clockRequest(token: UInt32(truncatingIfNeeded: rng.next())),
+            ]
+            for m in messages {
+                let seq = UInt8(truncatingIfNeeded: rng.next())
+                var d = FrameDecoder()
+                let ps = packets(decodeAll(wireBytes(m, seq: seq), decoder: &d))
+                try #require(ps.count == 1)
+                #expect(try HostMessage(ps[0]) == m)
+                #expect(ps[0].seq == seq)
+            }
+            let status = BoardMessage.status(Status(
+                state: BoardState.allCases[Int(rng.next() % 5)], ackSeq: UInt8(truncatingIfNeeded: rng.next()),
+                fill: UInt16(truncatingIfNeeded: rng.next()), free: UInt16(truncatingIfNeeded: rng.next()),
+                nextExpected: UInt32(truncatingIfNeeded: rng.next()), nextPlay: UInt32(truncatingIfNeeded: rng.next()),
+                underruns: UInt32(truncatingIfNeeded: rng.next()), lateFrames: UInt32(truncatingIfNeeded: rng.next()),
+                duplicateFrames: UInt32(truncatingIfNeeded: rng.next()), rxCRCErrors: UInt16(truncatingIfNeeded: rng.next()),
+                rxOtherErrors: UInt16(truncatingIfNeeded: rng.next()), failsafeTrips: UInt16(truncatingIfNeeded: rng.next()),
+                tick: rng.next(), output: Int16(truncatingIfNeeded: rng.next())))
+            var d = FrameDecoder()
+            let ps = packets(decodeAll(wireBytes(status, seq: 1), decoder: &d))
+            #expect(try BoardMessage(ps[0]) == status)
+        }
+    }
+}
+
+/// Small deterministic PRNG for tests (SplitMix64).
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
