@@ -19,6 +19,10 @@ public final class Player {
     let prepared: Prepared
     let options: SessionOptions
     public private(set) var report = PlayReport()
+    /// The START sent (its timebase says when each frame was due on the board clock).
+    public private(set) var start: Start?
+    /// Called with every PLAYED report, for callers that check the board's evidence themselves.
+    public var onPlayed: ((Played) -> Void)?
     private var rtts: [Double] = []
     private var lateness: [Double] = []
 
@@ -85,6 +89,7 @@ public final class Player {
         let startNs = MonotonicClock.nowNs() + UInt64(options.startLeadMs) * 1_000_000
         let start = Start(anchorIndex: 0, anchorTick: prepared.clock.tick(atHostNs: startNs), periodQ32: periodQ32)
         let timebase = start.timebase
+        self.start = start
         try channel.send(.start(start))
         let endNs = startNs + UInt64(total) * 1_000_000_000 / UInt64(rate)
 
@@ -139,6 +144,7 @@ public final class Player {
                         throw .refused(n)
                     }
                 case .played(let p):
+                    onPlayed?(p)
                     let first = Int(p.firstIndex)
                     if first != playedThrough { report.outOfOrder += 1 }
                     if first == 0 {

@@ -6,8 +6,14 @@ import Synchronization
 enum Signals {
     static let received = Atomic<Int32>(0)
 
-    /// Installs handlers for SIGINT and SIGTERM that only record the signal.
+    /// Installs handlers for SIGINT and SIGTERM that only record the signal, and unblocks both:
+    /// a parent (a test runner, a supervisor) may have spawned us with them blocked.
     static func install() {
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        sigaddset(&set, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
         let handler: @convention(c) (Int32) -> Void = { sig in Signals.received.store(sig, ordering: .relaxed) }
         signal(SIGINT, handler)
         signal(SIGTERM, handler)

@@ -32,6 +32,9 @@ public struct BreathPattern: Sendable, Equatable {
     public static func parse(_ text: String) throws(PatternError) -> BreathPattern {
         let key = text.lowercased()
         if let preset = presets.first(where: { $0.name == key }) { return preset }
+        if key.hasPrefix("-") || key.contains("--") {
+            throw PatternError(text: text, reason: "phase lengths cannot be negative")
+        }
         let parts = key.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3 || parts.count == 4 else {
             throw PatternError(text: text, reason: "expected a preset (\(presets.map(\.name).joined(separator: ", "))) or in-hold-out[-holdout] seconds such as 4-7-8")

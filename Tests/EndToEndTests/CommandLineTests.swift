@@ -1,0 +1,40 @@
+// The motorbreath command as a user meets it: one-line errors, exit codes, the JSON report.
+
+import Foundation
+import Testing
+
+@Suite struct CommandLineTests {
+    @Test func missingPortIsOneClearLine() throws {
+        let r = try runMotorbreath(["--port", "/nonexistent"])
+        #expect(r.status != 0)
+        let lines = r.stderr.split(separator: "\n")
+        #expect(lines.count == 1)
+        #expect(r.stderr.hasPrefix("motorbreath: no such port /nonexistent"))
+        #expect(!r.stderr.contains("Backtrace") && !r.stderr.contains("Fatal"))
+        #expect(r.stdout.isEmpty)
+    }
+
+    @Test func notASerialPortIsOneClearLine() throws {
+        let r = try runMotorbreath(["--port", "/dev/null"])
+        #expect(r.status != 0)
+        #expect(r.stderr == "motorbreath: /dev/null is not a serial port or terminal device\n")
+    }
+
+    @Test(arguments: ["4-x-8", "0-0-0", "-1-2-3", "4-7", "4-7-8-9-10", "4-7-100000"])
+    func badPatternIsOneClearLine(pattern: String) throws {
+        let r = try runMotorbreath(["--simulate", "--pattern=\(pattern)"])
+        #expect(r.status != 0)
+        #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+        #expect(r.stderr.contains("pattern"), "\(r.stderr)")
+    }
+
+    @Test func simulatedPlayPrintsAJSONReportWithTheMotorOff() throws {
+        let r = try runMotorbreath(["--simulate", "--pattern", "0.5-0.2-0.5", "--json", "--quiet"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        #expect(json["frames_sent"] as? Int == 300)
+        #expect(json["frames_played"] as? Int == 300)
+        #expect(json["underruns"] as? Int == 0)
+        #expect(json["motor_off_at_exit"] as? Bool == true)
+    }
+}

@@ -1,0 +1,70 @@
+// Running the built motorbreath binary from tests: path, spawn with pipes, wait with a deadline.
+
+import Foundation
+
+/// The motorbreath executable built next to this test bundle.
+let motorbreathBinary: URL = {
+    let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    return exe.deletingLastPathComponent().appendingPathComponent("motorbreath")
+}()
+
+struct RunResult {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+/// Runs motorbreath with `arguments` to completion (killed after `timeout` seconds).
+func runMotorbreath(_ arguments: [String], timeout: Double = 60) throws -> RunResult {
+    let p = Process()
+    p.executableURL = motorbreathBinary
+    p.arguments = arguments
+    let out = Pipe(), err = Pipe()
+    p.standardOutput = out
+    p.standardError = err
+    try p.run()
+    let deadline = Date().addingTimeInterval(timeout)
+    while p.isRunning && Date() < deadline { usleep(10_000) }
+    if p.isRunning { p.terminate() }
+    p.waitUntilExit()
+    return RunResult(status: p.terminationStatus,
+                     stdout: String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
+                     stderr: String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+}
+
+/// `motorbreath sim-board` in its own process; `ptyPath` is the tty the host opens.
+final class SimBoardProcess {
+    let process = Process()
+    let ptyPath: String
+    let driveLog: URL
+
+    init(arguments: [String] = []) throws {
+        driveLog = FileManager.default.temporaryDirectory.appendingPathComponent("drive-\(UUID().uuidString).log")
+        process.executableURL = motorbreathBinary
+        process.arguments = ["sim-board", "--drive-log", driveLog.path] + arguments
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        var line = Data()
+        let handle = out.fileHandleForReading
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = handle.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        ptyPath = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// SIGTERM, wait, and return the board's drive log as (tick, level) pairs.
+    func stop() -> [(tick: UInt64, level: Int16)] {
+        process.terminate()
+        process.waitUntilExit()
+        let text = (try? String(contentsOf: driveLog, encoding: .utf8)) ?? ""
+        try? FileManager.default.removeItem(at: driveLog)
+        return text.split(separator: "\n").compactMap { line in
+            let f = line.split(separator: " ")
+            guard f.count == 2, let t = UInt64(f[0]), let l = Int16(f[1]) else { return nil }
+            return (t, l)
+        }
+    }
+}

@@ -1,0 +1,58 @@
+// A full 4-7-8 breath from the host to the simulated board process over a real pty pair,
+// checked on the board's clock: every frame played, in order, at its scheduled tick, with the right duty.
+
+import Breath
+import Foundation
+import MotorSession
+import MotorWire
+import SerialLink
+import Testing
+
+@Suite(.serialized) struct PtyLoopbackTests {
+    @Test func fullFourSevenEightCycleOverARealPty() throws {
+        let board = try SimBoardProcess()
+        #expect(board.ptyPath.hasPrefix("/dev/pts/"))
+        let link = try PortOpener.open(path: board.ptyPath)
+        #expect(link is TTYLink)
+        var options = SessionOptions()
+        options.reportEvery = 1  // one PLAYED per frame: per-frame board-clock evidence
+        let timeline = BreathTimeline(pattern: try BreathPattern.parse("4-7-8"), cycles: 1)
+        let renderer = FrameRenderer(timeline: timeline, frameRate: options.frameRate)
+        let channel = BoardChannel(link: link)
+        let prepared = try channel.prepare(options: options)
+        let player = Player(channel: channel, prepared: prepared, options: options)
+        var reports: [Played] = []
+        player.onPlayed = { reports.append($0) }
+        let report = try player.play(renderer)
+        link.close()
+        let drive = board.stop()
+
+        let total = renderer.frameCount
+        #expect(total == 19 * 250)
+        #expect(report.framesPlayed == total)
+        #expect(report.framesSent == total)       // 0 lost: nothing had to be resent
+        #expect(report.retransmits == 0)
+        #expect(report.outOfOrder == 0)
+        #expect(report.underruns == 0)
+        #expect(report.dutyMismatches == 0)
+        #expect(report.playedLate == 0)
+        #expect(report.motorOffAtExit)
+
+        // Per frame, on the board clock: index k was output exactly at due(k), with the rendered duty.
+        let timebase = try #require(player.start).timebase
+        #expect(reports.count == total)
+        #expect(reports.map { Int($0.firstIndex) } == Array(0..<total))
+        let offSchedule = reports.filter { $0.firstTick != timebase.due($0.firstIndex) || $0.lateCount != 0 }
+        #expect(offSchedule.isEmpty, "\(offSchedule.count) frames off schedule, first: \(String(describing: offSchedule.first))")
+        let wrongDuty = reports.filter { $0.dutyCRC != dutyCRC(renderer.frames(from: Int($0.firstIndex), count: 1)) }
+        #expect(wrongDuty.isEmpty)
+
+        // The board's own drive log: every change during playback falls on a frame tick, the
+        // first at frame 0's tick, and the motor ends off.
+        let playing = drive.filter { $0.tick >= timebase.due(0) && $0.tick < timebase.due(UInt32(total)) }
+        #expect(!playing.isEmpty)
+        let frameTicks = Set((0..<total).map { timebase.due(UInt32($0)) })
+        #expect(playing.allSatisfy { frameTicks.contains($0.tick) })
+        #expect(drive.last?.level == 0)
+    }
+}
