@@ -43,6 +43,8 @@ let package = Package(
         ),
         .testTarget(name: "MotorWireTests", dependencies: ["MotorWire"]),
         .testTarget(name: "BoardCoreTests", dependencies: ["BoardCore", "MotorWire"]),
+        .testTarget(name: "EmbeddedTests"),
+        .testTarget(name: "SimBoardTests", dependencies: ["SimBoard", "MotorSession", "Breath", "MotorWire"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["MotorSession", "SimBoard", "SerialLink", "Breath", "MotorWire", "motorbreath"]

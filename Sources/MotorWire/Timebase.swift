@@ -37,11 +37,14 @@ extension Start {
     /// The timebase this START sets.
     public var timebase: Timebase { Timebase(anchorIndex: anchorIndex, anchorTick: anchorTick, periodQ32: periodQ32) }
 
-    /// Period in 32.32 ticks for `frameRate` frames per second of a `clockHz` clock, scaled by
-    /// `rateRatio` (board ticks per nominal tick, for a board clock that runs fast or slow).
-    public static func periodQ32(clockHz: UInt32, frameRate: Int, rateRatio: Double = 1) -> UInt64 {
+    /// Period in 32.32 ticks for `frameRate` frames per second of a `clockHz` clock, corrected by
+    /// `driftPPB` (how many parts per billion the board clock runs fast; negative = slow).
+    /// Integer arithmetic only, with a 128-bit intermediate, so firmware can use it too.
+    public static func periodQ32(clockHz: UInt32, frameRate: Int, driftPPB: Int64 = 0) -> UInt64 {
         let nominal = (UInt64(clockHz) << 32) / UInt64(frameRate)
-        if rateRatio == 1 { return nominal }
-        return UInt64((Double(nominal) * rateRatio).rounded())
+        guard driftPPB != 0 else { return nominal }
+        let product = nominal.multipliedFullWidth(by: driftPPB.magnitude)
+        let correction = UInt64(1_000_000_000).dividingFullWidth((high: product.high, low: product.low)).quotient
+        return driftPPB > 0 ? nominal + correction : nominal - correction
     }
 }

@@ -149,7 +149,7 @@ import Testing
 
     @Test func fractionalPeriodTracksADriftingClock() {
         // 250 Hz on a board clock 500 ppm fast: 4002 ticks per frame, in 32.32.
-        let period = Start.periodQ32(clockHz: 1_000_000, frameRate: 250, rateRatio: 1.0005)
+        let period = Start.periodQ32(clockHz: 1_000_000, frameRate: 250, driftPPB: 500_000)
         let tb = Timebase(anchorIndex: 0, anchorTick: 0, periodQ32: period)
         #expect(tb.due(150_000) == 600_300_000)  // 10 minutes of frames: 600 s * 1.0005 MHz
         // Full-width multiply: no overflow for huge products.
