@@ -5,19 +5,19 @@ import MotorSession
 
 /// Redraws one status line on stderr (or prints phase changes when stderr is not a terminal).
 struct LiveView {
-    let timeline: BreathTimeline
+    let plan: BreathPlan
     let quiet: Bool
     private var lastPhase: String = ""
 
-    init(timeline: BreathTimeline, quiet: Bool) {
-        self.timeline = timeline
+    init(plan: BreathPlan, quiet: Bool) {
+        self.plan = plan
         self.quiet = quiet
     }
 
     mutating func show(_ live: LiveStatus) {
         guard !quiet else { return }
-        let t = max(0, min(live.elapsed, timeline.duration))
-        let s = timeline.sample(at: t)
+        let t = max(0, min(live.elapsed, plan.duration))
+        let s = plan.sample(at: t)
         let key = "\(s.cycle)-\(s.phase.rawValue)"
         if live.elapsed < 0 {
             if Stderr.isTerminal { Stderr.write("\r\u{1B}[2Kstarting in \(format(-live.elapsed)) s") }
@@ -27,12 +27,12 @@ struct LiveView {
             let width = 24
             let filled = Int((s.intensity * Double(width)).rounded())
             let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
-            var line = "cycle \(s.cycle)/\(timeline.cycles)  \(s.phase.rawValue.padding(8))"
+            var line = "cycle \(s.cycle)/\(plan.cycles)  \(s.phase.rawValue.padding(8))"
             line += " \(format(s.phaseRemaining).leftPad(5)) s  [\(bar)] \(Int(s.intensity * 100))%"
             if let b = live.board { line += "  buf \(b.fill)" }
             Stderr.write("\r\u{1B}[2K" + line)
         } else if key != lastPhase {
-            Stderr.write("cycle \(s.cycle)/\(timeline.cycles) \(s.phase.rawValue) \(format(s.phaseRemaining)) s\n")
+            Stderr.write("cycle \(s.cycle)/\(plan.cycles) \(s.phase.rawValue) \(format(s.phaseRemaining)) s\n")
         }
         lastPhase = key
     }

@@ -59,10 +59,13 @@ struct Play: ParsableCommand {
         Signals.install()
         let breath: BreathPattern
         do { breath = try BreathPattern.parse(pattern) } catch { throw fail(error) }
-        let timeline = BreathTimeline(pattern: breath, cycles: cycles, peak: intensity)
+        var breathOptions = BreathOptions()
+        breathOptions.length = .cycles(cycles)
+        breathOptions.peak = intensity
+        let plan = BreathPlan(pattern: breath, options: breathOptions)
         var options = SessionOptions()
         options.frameRate = frameRate
-        let renderer = FrameRenderer(timeline: timeline, frameRate: frameRate, dutyBits: 8)
+        let frames = FrameWindow(FrameRenderer(plan: plan, frameRate: frameRate, resolution: .u8))
 
         let link: ByteLink
         var simulated: SimulatedBoard?
@@ -79,7 +82,7 @@ struct Play: ParsableCommand {
         }
 
         let channel = BoardChannel(link: link)
-        var view = LiveView(timeline: timeline, quiet: quiet)
+        var view = LiveView(plan: plan, quiet: quiet)
         let report: PlayReport
         do {
             let prepared = try channel.prepare(options: options)
@@ -87,7 +90,7 @@ struct Play: ParsableCommand {
                 Stderr.write("board: \(prepared.info.displayName), \(prepared.info.motorKind == .lra ? "LRA" : "ERM"), prepared in \(Int(Double(prepared.prepareNs) / 1e6)) ms\n")
             }
             let player = Player(channel: channel, prepared: prepared, options: options)
-            report = try player.play(renderer, onStatus: { view.show($0) }, shouldStop: { Signals.pending != 0 })
+            report = try player.play(frames, onStatus: { view.show($0) }, shouldStop: { Signals.pending != 0 })
         } catch {
             view.finish()
             if Signals.pending != 0 { throw ExitCode(Signals.exitCode) }

@@ -1,4 +1,4 @@
-// Physical motor models: drive level in, felt vibration amplitude out (ERM lag + stall, LRA follower).
+// Physical motor models: drive level in, felt vibration amplitude out (ERM lag + stall + braking, LRA follower).
 
 import Foundation
 
@@ -10,37 +10,37 @@ public protocol MotorModel: Sendable {
     mutating func advance(drive: Double, seconds: Double)
 }
 
-/// Eccentric rotating mass: spin speed follows the drive with a first-order lag; below the start
-/// threshold a resting rotor does not start (and a spinning one coasts down); reverse drive brakes.
+/// Eccentric rotating mass. Spin speed (felt amplitude) follows the drive with a first-order lag
+/// (rise and fall time constants). A resting rotor needs at least `startThreshold` to start (static
+/// friction); a spinning one keeps going down to `stopThreshold` (kinetic friction), below which it stalls.
+/// Reverse drive d < 0 brakes: the decay rate grows by |d| / brakeTau.
 public struct ERMModel: MotorModel {
     public var riseTau: Double
     public var fallTau: Double
     public var brakeTau: Double
     public var startThreshold: Double
+    public var stopThreshold: Double
     public private(set) var amplitude: Double = 0
 
-    public init(riseTau: Double = 0.080, fallTau: Double = 0.060, brakeTau: Double = 0.015,
-                startThreshold: Double = 0.15) {
+    public init(riseTau: Double = 0.080, fallTau: Double = 0.060, brakeTau: Double = 0.012,
+                startThreshold: Double = 0.15, stopThreshold: Double? = nil) {
         self.riseTau = riseTau
         self.fallTau = fallTau
         self.brakeTau = brakeTau
         self.startThreshold = startThreshold
+        self.stopThreshold = stopThreshold ?? startThreshold / 3
     }
+
+    public var spinning: Bool { amplitude >= stopThreshold }
 
     public mutating func advance(drive: Double, seconds: Double) {
         guard seconds > 0 else { return }
-        let target: Double
-        let tau: Double
         if drive < 0 {
-            target = 0
-            tau = brakeTau
-        } else if drive < startThreshold && amplitude < startThreshold {
-            target = 0  // stalled rotor: not enough torque to start
-            tau = fallTau
-        } else {
-            target = min(drive, 1)
-            tau = target > amplitude ? riseTau : fallTau
+            amplitude *= exp(-seconds * (1 / fallTau + min(-drive, 1) / brakeTau))
+            return
         }
+        let target = (!spinning && drive < startThreshold) ? 0 : min(drive, 1)
+        let tau = target > amplitude ? riseTau : fallTau
         amplitude = target + (amplitude - target) * exp(-seconds / tau)
     }
 }

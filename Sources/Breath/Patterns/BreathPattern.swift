@@ -1,28 +1,52 @@
-// Breath patterns: inhale, hold, exhale, hold-out seconds; presets and the "4-7-8" text form.
+// Breath patterns: phases with lengths and swell levels; presets (4-7-8, box, coherent, sigh) and "4-7-8" text.
 
-/// One breath cycle's phase lengths, in seconds.
+/// The four kinds of breath phase.
+public enum BreathPhase: String, Sendable, CaseIterable {
+    case inhale, hold, exhale, holdOut = "hold-out"
+}
+
+/// One phase: its kind, length, and the swell level (0...1 of the peak) at its start and end.
+/// Holds are silent whatever their levels say.
+public struct PhaseSpec: Sendable, Equatable {
+    public var kind: BreathPhase
+    public var seconds: Double
+    public var from: Double
+    public var to: Double
+
+    public init(_ kind: BreathPhase, _ seconds: Double, from: Double = 0, to: Double = 0) {
+        self.kind = kind
+        self.seconds = seconds
+        self.from = from
+        self.to = to
+    }
+}
+
+/// One breath cycle.
 public struct BreathPattern: Sendable, Equatable {
     public var name: String
-    public var inhale: Double
-    public var hold: Double
-    public var exhale: Double
-    public var holdOut: Double
+    public var phases: [PhaseSpec]
 
-    public init(name: String, inhale: Double, hold: Double, exhale: Double, holdOut: Double = 0) {
+    public init(name: String, phases: [PhaseSpec]) {
         self.name = name
-        self.inhale = inhale
-        self.hold = hold
-        self.exhale = exhale
-        self.holdOut = holdOut
+        self.phases = phases.filter { $0.seconds > 0 }
     }
 
-    public var cycleSeconds: Double { inhale + hold + exhale + holdOut }
+    /// Inhale swells 0 -> 1, hold is silent, exhale fades 1 -> 0, hold-out is silent.
+    public init(name: String, inhale: Double, hold: Double, exhale: Double, holdOut: Double = 0) {
+        self.init(name: name, phases: [PhaseSpec(.inhale, inhale, from: 0, to: 1), PhaseSpec(.hold, hold),
+                                       PhaseSpec(.exhale, exhale, from: 1, to: 0), PhaseSpec(.holdOut, holdOut)])
+    }
+
+    public var cycleSeconds: Double { phases.reduce(0) { $0 + $1.seconds } }
 
     /// Named presets.
     public static let presets: [BreathPattern] = [
         BreathPattern(name: "4-7-8", inhale: 4, hold: 7, exhale: 8),
         BreathPattern(name: "box", inhale: 4, hold: 4, exhale: 4, holdOut: 4),
         BreathPattern(name: "coherent", inhale: 5.5, hold: 0, exhale: 5.5),
+        // Physiological sigh: a full inhale, a short second inhale on top, a long exhale, a pause.
+        BreathPattern(name: "sigh", phases: [PhaseSpec(.inhale, 2.5, from: 0, to: 0.75), PhaseSpec(.inhale, 1, from: 0.75, to: 1),
+                                             PhaseSpec(.exhale, 6, from: 1, to: 0), PhaseSpec(.holdOut, 1.5)]),
     ]
 
     /// Longest phase accepted, in seconds.
@@ -44,18 +68,16 @@ public struct BreathPattern: Sendable, Equatable {
             guard let value = Double(part), value.isFinite else {
                 throw PatternError(text: text, reason: "'\(part)' is not a number of seconds")
             }
-            guard value >= 0 else { throw PatternError(text: text, reason: "'\(part)' is negative") }
             guard value <= maxPhaseSeconds else {
                 throw PatternError(text: text, reason: "'\(part)' s is longer than the \(Int(maxPhaseSeconds)) s a phase may last")
             }
             seconds.append(value)
         }
-        let pattern = BreathPattern(name: key, inhale: seconds[0], hold: seconds[1], exhale: seconds[2],
-                                    holdOut: seconds.count == 4 ? seconds[3] : 0)
-        guard pattern.inhale > 0, pattern.exhale > 0 else {
+        guard seconds[0] > 0, seconds[2] > 0 else {
             throw PatternError(text: text, reason: "inhale and exhale must be longer than 0 s")
         }
-        return pattern
+        return BreathPattern(name: key, inhale: seconds[0], hold: seconds[1], exhale: seconds[2],
+                             holdOut: seconds.count == 4 ? seconds[3] : 0)
     }
 }
 

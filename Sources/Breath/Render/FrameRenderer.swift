@@ -1,32 +1,150 @@
-// Renders a breath timeline into duty frames at a fixed frame rate, lazily, chunk by chunk.
+// Renders a pattern into duty frames at a fixed rate, lazily and deterministically, chunk by chunk.
 
-/// Duty frames for a timeline: frame i covers [i/rate, (i+1)/rate) and carries the intensity
-/// sampled at its start, as an 8-bit (0...255) or 16-bit (0...65535) duty.
+/// Output resolution of the duty values.
+public enum DutyResolution: String, Sendable, CaseIterable {
+    /// 0...255
+    case u8
+    /// 0...65535
+    case u16
+    /// -32767...32767, negative = reverse (braking)
+    case i16
+
+    /// Maps drive -1...1 to the raw value (i16 as its bit pattern) and back to the drive really output.
+    @inline(__always)
+    func quantize(_ d: Double) -> (raw: UInt16, drive: Double) {
+        switch self {
+        case .u8:
+            let q = (min(max(d, 0), 1) * 255).rounded()
+            return (UInt16(q), q / 255)
+        case .u16:
+            let q = (min(max(d, 0), 1) * 65535).rounded()
+            return (UInt16(q), q / 65535)
+        case .i16:
+            let q = (min(max(d, -1), 1) * 32767).rounded()
+            return (UInt16(bitPattern: Int16(q)), q / 32767)
+        }
+    }
+}
+
+/// One rendered frame with everything known about it.
+public struct RenderedFrame: Sendable, Equatable {
+    public var time: Double
+    /// Intended felt intensity at the frame's start.
+    public var intensity: Double
+    /// Drive -1...1 as output (after quantisation).
+    public var drive: Double
+    public var raw: UInt16
+    /// Modeled felt amplitude at the frame's end.
+    public var felt: Double
+}
+
+/// Frame i covers [i/rate, (i+1)/rate). Rendering is sequential (the shaper has state), in chunks of any size,
+/// with memory independent of the session's length. The same inputs always give the same frames.
 public struct FrameRenderer: Sendable {
-    public let timeline: BreathTimeline
     public let frameRate: Int
-    public let dutyMax: Int
+    public let resolution: DutyResolution
+    public let frameCount: Int
+    public let duration: Double
+    let envelope: Envelope
+    var cursor: Envelope.Cursor
+    var shaper: Shaper
+    var next = 0
+    var tapIndex = 0
+    let tapSeconds: [Double]
+    /// Jumps in the intended intensity, led by the motor's delay (empty without compensation).
+    public let steps: [LeadStep]
+    var stepIndex = 0
 
-    public init(timeline: BreathTimeline, frameRate: Int, dutyBits: Int = 8) {
-        self.timeline = timeline
+    public init(pattern: HapticPattern, duration: Double? = nil, frameRate: Int, resolution: DutyResolution = .u8,
+                motor: MotorProfile = .referenceERM, compensate: Bool = true) {
         self.frameRate = frameRate
-        self.dutyMax = dutyBits == 16 ? 65535 : 255
+        self.resolution = resolution
+        self.duration = duration ?? pattern.duration
+        frameCount = Int((self.duration * Double(frameRate)).rounded(.up))
+        envelope = Envelope(pattern)
+        cursor = Envelope.Cursor(envelope)
+        shaper = Shaper(profile: motor, frameRate: frameRate, compensate: compensate, allowReverse: resolution == .i16)
+        tapSeconds = envelope.taps.map { motor.tapSeconds(sharpness: $0.sharpness) }
+        steps = compensate ? StepLead.steps(of: envelope, tapSeconds: tapSeconds, shaper: shaper, frameRate: frameRate) : []
     }
 
-    /// Total frames, rounded up so the last partial frame plays.
-    public var frameCount: Int { Int((timeline.duration * Double(frameRate)).rounded(.up)) }
-
-    public func time(ofFrame index: Int) -> Double { Double(index) / Double(frameRate) }
-
-    public func duty(ofFrame index: Int) -> UInt16 {
-        let level = timeline.sample(at: time(ofFrame: index)).intensity
-        return UInt16((min(max(level, 0), 1) * Double(dutyMax)).rounded())
+    public init(plan: BreathPlan, frameRate: Int, resolution: DutyResolution = .u8, motor: MotorProfile = .referenceERM,
+                compensate: Bool = true) {
+        self.init(pattern: plan.haptics, duration: plan.duration, frameRate: frameRate, resolution: resolution,
+                  motor: motor, compensate: compensate)
     }
 
-    /// Frames [start, start + count) clipped to the end.
-    public func frames(from start: Int, count: Int) -> [UInt16] {
-        let end = min(start + count, frameCount)
-        guard end > start else { return [] }
-        return (start..<end).map(duty(ofFrame:))
+    /// Frames rendered so far.
+    public var position: Int { next }
+
+    /// Intended intensity at `t` (t non-decreasing across calls): continuous envelope, or a tap's pulse.
+    @inline(__always)
+    mutating func intended(at t: Double) -> Double {
+        var v = cursor.intensity(at: t)
+        let taps = envelope.taps
+        while tapIndex < taps.count && taps[tapIndex].time + tapSeconds[tapIndex] <= t { tapIndex += 1 }
+        var k = tapIndex
+        while k < taps.count && taps[k].time <= t {
+            v = max(v, taps[k].intensity)
+            k += 1
+        }
+        return v
+    }
+
+    /// What the shaper aims for at `t`: the intended value, or a coming jump's new level inside its lead.
+    @inline(__always)
+    mutating func shapingTarget(at t: Double, intended: Double) -> Double {
+        while stepIndex < steps.count && steps[stepIndex].time <= t { stepIndex += 1 }
+        if stepIndex < steps.count, t >= steps[stepIndex].time - steps[stepIndex].lead { return steps[stepIndex].to }
+        return intended
+    }
+
+    /// Renders the next `count` frames' raw duty values into `out` (appending); returns how many.
+    @discardableResult
+    public mutating func render(count: Int, into out: inout [UInt16]) -> Int {
+        let n = min(count, frameCount - next)
+        guard n > 0 else { return 0 }
+        let rate = Double(frameRate)
+        let res = resolution
+        var now = intended(at: Double(next) / rate)
+        for i in next..<(next + n) {
+            let after = intended(at: Double(i + 1) / rate)
+            let aim = shapingTarget(at: Double(i + 1) / rate, intended: after)
+            var raw: UInt16 = 0
+            _ = shaper.drive(now: now, next: aim) { d in
+                let q = res.quantize(d)
+                raw = q.raw
+                return q.drive
+            }
+            out.append(raw)
+            now = after
+        }
+        next += n
+        return n
+    }
+
+    /// Like `render`, with the intended intensity, drive and modeled felt amplitude of every frame.
+    public mutating func renderDetailed(count: Int) -> [RenderedFrame] {
+        let n = min(count, frameCount - next)
+        guard n > 0 else { return [] }
+        let rate = Double(frameRate)
+        let res = resolution
+        var frames: [RenderedFrame] = []
+        frames.reserveCapacity(n)
+        var now = intended(at: Double(next) / rate)
+        for i in next..<(next + n) {
+            let after = intended(at: Double(i + 1) / rate)
+            let aim = shapingTarget(at: Double(i + 1) / rate, intended: after)
+            var raw: UInt16 = 0
+            let d = shaper.drive(now: now, next: aim) { d in
+                let q = res.quantize(d)
+                raw = q.raw
+                return q.drive
+            }
+            frames.append(RenderedFrame(time: Double(i) / rate, intensity: now, drive: d, raw: raw, felt: shaper.felt))
+            now = after
+        }
+        next += n
+        return frames
     }
 }

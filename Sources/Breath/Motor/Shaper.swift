@@ -1,0 +1,96 @@
+// Motor-aware pre-compensation: chooses each frame's drive so the modeled felt amplitude reaches the
+// intended one by the frame's end (overdrive on rises, braking on falls, a kick past the stall threshold).
+
+import Foundation
+
+/// Turns intended felt amplitude into drive, one frame at a time, through an inverse of the motor model.
+/// It runs the model alongside, so it always knows where the motor is.
+public struct Shaper: Sendable {
+    public let profile: MotorProfile
+    public let compensate: Bool
+    /// Negative drive (braking) may be used: the board can reverse the motor.
+    public let allowReverse: Bool
+    let dt: Double
+    let eRise: Double, eFall: Double
+    var erm: ERMModel?
+    var lra: LRAModel?
+    /// A start from rest kicks with at least this multiple of the start threshold, a margin for motors
+    /// that need a little more than their model says.
+    public var kick = 1.5
+    /// Below this multiple of the stop threshold the intended level is left unplayed from rest.
+    public var startLevel = 0.5
+
+    public init(profile: MotorProfile, frameRate: Int, compensate: Bool = true, allowReverse: Bool = false) {
+        self.profile = profile
+        self.compensate = compensate
+        self.allowReverse = allowReverse
+        dt = 1 / Double(frameRate)
+        switch profile {
+        case .erm(let m):
+            erm = m
+            eRise = exp(-dt / m.riseTau)
+            eFall = exp(-dt / m.fallTau)
+        case .lra(let m):
+            lra = m
+            eRise = exp(-dt / m.tau)
+            eFall = eRise
+        }
+    }
+
+    /// Puts the modeled motor at a steady `level` (for planning leads).
+    mutating func settle(at level: Double) {
+        for _ in 0..<2000 { _ = drive(now: level, next: level) { $0 } }
+    }
+
+    /// Modeled felt amplitude now (after the frames shaped so far).
+    public var felt: Double { erm?.amplitude ?? lra?.amplitude ?? 0 }
+
+    /// The drive (-1...1) for the next frame. `now` is the intended amplitude at the frame's start,
+    /// `next` at its end. `quantize` maps a drive to what the board will really output.
+    @inline(__always)
+    public mutating func drive(now: Double, next: Double, quantize: (Double) -> Double) -> Double {
+        var d: Double
+        if !compensate {
+            d = now
+        } else if var m = erm {
+            d = ermDrive(m, target: next)
+            d = quantize(d)
+            m.advance(drive: d, seconds: dt)
+            erm = m
+            return d
+        } else {
+            let m = lra!
+            let gain = m.resonanceGain
+            let target = (next - m.amplitude * eRise) / (1 - eRise)
+            d = min(max(target / gain, 0), 1)
+        }
+        d = quantize(d)
+        if erm != nil { erm!.advance(drive: d, seconds: dt) } else { lra!.advance(drive: d, seconds: dt) }
+        return d
+    }
+
+    /// Exact one-frame inverse of `ERMModel`, clamped to what the drive can do.
+    @inline(__always)
+    func ermDrive(_ m: ERMModel, target y: Double) -> Double {
+        let a = m.amplitude
+        if y > a {
+            var d = (y - a * eRise) / (1 - eRise)
+            if !m.spinning && d < kick * m.startThreshold {
+                // A resting rotor cannot hold less than the stop threshold: stay off until the intended
+                // level is worth a start, then kick past the start threshold.
+                d = y < m.stopThreshold * startLevel ? 0 : max(d, kick * m.startThreshold)
+            }
+            return min(d, 1)
+        }
+        if y < a {
+            let d = (y - a * eFall) / (1 - eFall)
+            if d >= 0 { return d }
+            guard allowReverse, a > 1e-4 else { return 0 }
+            // Brake: solve a * exp(-dt (1/fallTau + b/brakeTau)) = y for the brake strength b.
+            let wanted = y > 1e-6 ? log(a / y) / dt : Double.infinity
+            let b = (wanted - 1 / m.fallTau) * m.brakeTau
+            return -min(max(b, 0), 1)
+        }
+        return m.spinning || y >= m.startThreshold ? y : 0
+    }
+}
