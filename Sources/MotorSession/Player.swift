@@ -57,7 +57,7 @@ public final class Player {
         let rate = options.frameRate
         let total = source.frameCount
         report.framesTotal = total
-        let format = options.dutyFormat
+        let format = prepared.config.dutyFormat
         let targetFrames = max(1, min(Int(info.bufferCapacity) - 8, rate * options.targetBufferMs / 1000))
         let periodQ32 = Start.periodQ32(clockHz: info.clockHz, frameRate: rate)
 

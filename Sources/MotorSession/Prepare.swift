@@ -58,7 +58,9 @@ extension BoardChannel {
         guard o.frameRate >= Int(info.minFrameRateHz), o.frameRate <= Int(info.maxFrameRateHz) else {
             throw .incompatible("frame rate \(o.frameRate) Hz is outside the board's \(info.minFrameRateHz)...\(info.maxFrameRateHz) Hz")
         }
-        let config = Configure(frameRateHz: UInt16(o.frameRate), dutyFormat: o.dutyFormat, failsafeMs: o.failsafeMs,
+        let reverse = o.allowReverse && info.capabilities & Info.capReverse != 0 && info.motorKind == .erm
+        let config = Configure(frameRateHz: UInt16(o.frameRate), dutyFormat: reverse ? .i16 : o.dutyFormat,
+                               failsafeMs: o.failsafeMs, flags: reverse ? Configure.flagAllowReverse : 0,
                                reportEvery: o.reportEvery)
         try configure(config, timeoutMs: o.replyTimeoutMs)
         var samples: [ClockSample] = []

@@ -5,6 +5,8 @@ import MotorWire
 public struct SessionOptions: Sendable {
     public var frameRate = 250
     public var dutyFormat: DutyFormat = .u8
+    /// Use signed i16 duties with reverse drive (braking) when the board has an H-bridge.
+    public var allowReverse = false
     /// The board turns the motor off after this long without valid traffic.
     public var failsafeMs: UInt16 = 200
     /// The first frame plays this long after START is sent.

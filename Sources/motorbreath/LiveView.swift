@@ -5,20 +5,28 @@ import MotorSession
 
 /// Redraws one status line on stderr (or prints phase changes when stderr is not a terminal).
 struct LiveView {
-    let plan: BreathPlan
+    let plan: BreathPlan?
+    let pattern: HapticPattern
+    let duration: Double
     let quiet: Bool
     private var lastPhase: String = ""
 
-    init(plan: BreathPlan, quiet: Bool) {
+    init(plan: BreathPlan?, pattern: HapticPattern, duration: Double, quiet: Bool) {
         self.plan = plan
+        self.pattern = pattern
+        self.duration = duration
         self.quiet = quiet
     }
 
     mutating func show(_ live: LiveStatus) {
         guard !quiet else { return }
-        let t = max(0, min(live.elapsed, plan.duration))
-        let s = plan.sample(at: t)
-        let key = "\(s.cycle)-\(s.phase.rawValue)"
+        let t = max(0, min(live.elapsed, duration))
+        // An AHAP file has no phases: show it as one "pattern" phase counting down to its end.
+        let s = plan?.sample(at: t)
+            ?? BreathSample(phase: .inhale, phaseRemaining: duration - t, cycle: 1, intensity: pattern.continuousIntensity(at: t))
+        let phaseName = plan == nil ? "pattern" : s.phase.rawValue
+        let cycles = plan?.cycles ?? 1
+        let key = "\(s.cycle)-\(phaseName)"
         if live.elapsed < 0 {
             if Stderr.isTerminal { Stderr.write("\r\u{1B}[2Kstarting in \(format(-live.elapsed)) s") }
             return
@@ -27,12 +35,12 @@ struct LiveView {
             let width = 24
             let filled = Int((s.intensity * Double(width)).rounded())
             let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
-            var line = "cycle \(s.cycle)/\(plan.cycles)  \(s.phase.rawValue.padding(8))"
+            var line = "cycle \(s.cycle)/\(cycles)  \(phaseName.padding(8))"
             line += " \(format(s.phaseRemaining).leftPad(5)) s  [\(bar)] \(Int(s.intensity * 100))%"
             if let b = live.board { line += "  buf \(b.fill)" }
             Stderr.write("\r\u{1B}[2K" + line)
         } else if key != lastPhase {
-            Stderr.write("cycle \(s.cycle)/\(plan.cycles) \(s.phase.rawValue) \(format(s.phaseRemaining)) s\n")
+            Stderr.write("cycle \(s.cycle)/\(cycles) \(phaseName) \(format(s.phaseRemaining)) s\n")
         }
         lastPhase = key
     }

@@ -16,8 +16,10 @@ struct MotorBreath: ParsableCommand {
               motorbreath --simulate                      4-7-8 once on the built-in simulated board
               motorbreath --port /dev/ttyUSB0 --cycles 4  four 4-7-8 breaths on a real board
               motorbreath --simulate --pattern box --json
+              motorbreath render --pattern 4-7-8 --format svg -o breath.svg
+              motorbreath fidelity                        felt-vs-intended error and render speed
             """,
-        subcommands: [Play.self, SimBoardCommand.self],
+        subcommands: [Play.self, RenderCommand.self, FidelityCommand.self, SimBoardCommand.self],
         defaultSubcommand: Play.self
     )
 }

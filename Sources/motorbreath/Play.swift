@@ -27,17 +27,16 @@ struct Play: ParsableCommand {
     @Option(help: "Baud rate of the serial port.")
     var baud: Int = 115_200
 
-    @Option(help: "Breath pattern: a preset name or in-hold-out[-holdout] seconds.")
-    var pattern: String = "4-7-8"
-
-    @Option(help: "Number of breath cycles.")
-    var cycles: Int = 1
+    @OptionGroup var breath: BreathArguments
 
     @Option(help: "Frames per second sent to the board (50...1000).")
     var frameRate: Int = 250
 
-    @Option(help: "Peak intensity 0...1 of the swell.")
-    var intensity: Double = 0.8
+    @Option(help: "Motor model the frames are shaped for: erm or lra (the board's INFO says which it drives).")
+    var motor: String?
+
+    @Flag(help: "Send the intended intensity as the duty, with no motor compensation.")
+    var noCompensation = false
 
     @Flag(help: "Print one JSON report on stdout at the end.")
     var json = false
@@ -46,9 +45,7 @@ struct Play: ParsableCommand {
     var quiet = false
 
     func validate() throws {
-        guard cycles >= 1 && cycles <= 10_000 else { throw ValidationError("--cycles must be 1...10000") }
         guard (50...1000).contains(frameRate) else { throw ValidationError("--frame-rate must be 50...1000") }
-        guard (0...1).contains(intensity) else { throw ValidationError("--intensity must be 0...1") }
         guard simulate || port != nil else {
             throw ValidationError("say where the board is: --port /dev/ttyUSB0, or --simulate to run without one")
         }
@@ -57,15 +54,11 @@ struct Play: ParsableCommand {
 
     func run() throws {
         Signals.install()
-        let breath: BreathPattern
-        do { breath = try BreathPattern.parse(pattern) } catch { throw fail(error) }
-        var breathOptions = BreathOptions()
-        breathOptions.length = .cycles(cycles)
-        breathOptions.peak = intensity
-        let plan = BreathPlan(pattern: breath, options: breathOptions)
+        let built = try breath.build()
+        for n in built.notices where !quiet { Stderr.write("motorbreath: note: \(n)\n") }
         var options = SessionOptions()
         options.frameRate = frameRate
-        let frames = FrameWindow(FrameRenderer(plan: plan, frameRate: frameRate, resolution: .u8))
+        options.allowReverse = !noCompensation
 
         let link: ByteLink
         var simulated: SimulatedBoard?
@@ -82,16 +75,20 @@ struct Play: ParsableCommand {
         }
 
         let channel = BoardChannel(link: link)
-        var view = LiveView(plan: plan, quiet: quiet)
+        var view = LiveView(plan: built.plan, pattern: built.pattern, duration: built.duration, quiet: quiet)
         let report: PlayReport
         do {
             let prepared = try channel.prepare(options: options)
             if !quiet {
                 Stderr.write("board: \(prepared.info.displayName), \(prepared.info.motorKind == .lra ? "LRA" : "ERM"), prepared in \(Int(Double(prepared.prepareNs) / 1e6)) ms\n")
             }
+            let profile = try motor.map(motorProfile) ?? (prepared.info.motorKind == .lra ? .referenceLRA : .referenceERM)
+            let resolution: DutyResolution = prepared.config.dutyFormat == .i16 ? .i16 : .u8
+            let frames = FrameWindow(FrameRenderer(pattern: built.pattern, duration: built.duration, frameRate: frameRate,
+                                                   resolution: resolution, motor: profile, compensate: !noCompensation))
             let player = Player(channel: channel, prepared: prepared, options: options)
             report = try player.play(frames, onStatus: { view.show($0) }, shouldStop: { Signals.pending != 0 })
-        } catch {
+        } catch let error as SessionError {
             view.finish()
             if Signals.pending != 0 { throw ExitCode(Signals.exitCode) }
             throw fail(error)

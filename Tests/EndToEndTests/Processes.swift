@@ -16,20 +16,28 @@ struct RunResult {
 
 /// Runs motorbreath with `arguments` to completion (killed after `timeout` seconds).
 func runMotorbreath(_ arguments: [String], timeout: Double = 60) throws -> RunResult {
+    // Output goes to files, not pipes: a child writing more than a pipe holds would block forever.
+    let dir = FileManager.default.temporaryDirectory
+    let outURL = dir.appendingPathComponent("out-\(UUID().uuidString)"), errURL = dir.appendingPathComponent("err-\(UUID().uuidString)")
+    FileManager.default.createFile(atPath: outURL.path, contents: nil)
+    FileManager.default.createFile(atPath: errURL.path, contents: nil)
+    defer {
+        try? FileManager.default.removeItem(at: outURL)
+        try? FileManager.default.removeItem(at: errURL)
+    }
     let p = Process()
     p.executableURL = motorbreathBinary
     p.arguments = arguments
-    let out = Pipe(), err = Pipe()
-    p.standardOutput = out
-    p.standardError = err
+    p.standardOutput = try FileHandle(forWritingTo: outURL)
+    p.standardError = try FileHandle(forWritingTo: errURL)
     try p.run()
     let deadline = Date().addingTimeInterval(timeout)
     while p.isRunning && Date() < deadline { usleep(10_000) }
     if p.isRunning { p.terminate() }
     p.waitUntilExit()
     return RunResult(status: p.terminationStatus,
-                     stdout: String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
-                     stderr: String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+                     stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
+                     stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
 }
 
 /// `motorbreath sim-board` in its own process; `ptyPath` is the tty the host opens.

@@ -16,8 +16,8 @@ import Testing
         #expect(link is TTYLink)
         var options = SessionOptions()
         options.reportEvery = 1  // one PLAYED per frame: per-frame board-clock evidence
-        let timeline = BreathTimeline(pattern: try BreathPattern.parse("4-7-8"), cycles: 1)
-        let renderer = FrameRenderer(timeline: timeline, frameRate: options.frameRate)
+        let plan = BreathPlan(pattern: try BreathPattern.parse("4-7-8"))
+        let renderer = FrameWindow(FrameRenderer(plan: plan, frameRate: options.frameRate, resolution: .u8))
         let channel = BoardChannel(link: link)
         let prepared = try channel.prepare(options: options)
         let player = Player(channel: channel, prepared: prepared, options: options)

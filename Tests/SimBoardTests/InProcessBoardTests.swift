@@ -14,8 +14,10 @@ import Testing
         defer { board.stop() }
         var options = SessionOptions()
         options.startLeadMs = 100
-        let timeline = BreathTimeline(pattern: BreathPattern(name: "t", inhale: 1, hold: 0.5, exhale: 1), cycles: 1, peak: 1)
-        let renderer = FrameRenderer(timeline: timeline, frameRate: 250)
+        var o = BreathOptions()
+        o.peak = 1
+        let plan = BreathPlan(pattern: BreathPattern(name: "t", inhale: 1, hold: 0.5, exhale: 1), options: o)
+        let renderer = FrameWindow(FrameRenderer(plan: plan, frameRate: 250, compensate: false))
         let channel = BoardChannel(link: link)
         let prepared = try channel.prepare(options: options)
         #expect(prepared.info.name == BoardName("motorbreath-sim-erm"))

@@ -50,4 +50,10 @@ public struct Tap: Sendable, Equatable {
     public var time: Double
     public var intensity: Double
     public var sharpness: Double
+
+    public init(time: Double, intensity: Double, sharpness: Double) {
+        self.time = time
+        self.intensity = intensity
+        self.sharpness = sharpness
+    }
 }

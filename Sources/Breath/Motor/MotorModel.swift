@@ -20,7 +20,7 @@ public struct ERMModel: MotorModel {
     public var brakeTau: Double
     public var startThreshold: Double
     public var stopThreshold: Double
-    public private(set) var amplitude: Double = 0
+    public internal(set) var amplitude: Double = 0
 
     public init(riseTau: Double = 0.080, fallTau: Double = 0.060, brakeTau: Double = 0.012,
                 startThreshold: Double = 0.15, stopThreshold: Double? = nil) {
@@ -35,13 +35,19 @@ public struct ERMModel: MotorModel {
 
     public mutating func advance(drive: Double, seconds: Double) {
         guard seconds > 0 else { return }
+        advance(drive: drive, seconds: seconds, riseFactor: exp(-seconds / riseTau), fallFactor: exp(-seconds / fallTau))
+    }
+
+    /// The same step with exp(-seconds / riseTau) and exp(-seconds / fallTau) precomputed (the renderer's hot path).
+    @inline(__always)
+    mutating func advance(drive: Double, seconds: Double, riseFactor: Double, fallFactor: Double) {
         if drive < 0 {
             amplitude *= exp(-seconds * (1 / fallTau + min(-drive, 1) / brakeTau))
             return
         }
         let target = (!spinning && drive < startThreshold) ? 0 : min(drive, 1)
-        let tau = target > amplitude ? riseTau : fallTau
-        amplitude = target + (amplitude - target) * exp(-seconds / tau)
+        let e = target > amplitude ? riseFactor : fallFactor
+        amplitude = target + (amplitude - target) * e
     }
 }
 
@@ -52,7 +58,7 @@ public struct LRAModel: MotorModel {
     public var resonanceHz: Double
     public var quality: Double
     public var carrierHz: Double
-    public private(set) var amplitude: Double = 0
+    public internal(set) var amplitude: Double = 0
 
     public init(tau: Double = 0.008, resonanceHz: Double = 175, quality: Double = 8, carrierHz: Double = 175) {
         self.tau = tau

@@ -39,23 +39,24 @@ public struct Shaper: Sendable {
 
     /// Puts the modeled motor at a steady `level` (for planning leads).
     mutating func settle(at level: Double) {
-        for _ in 0..<2000 { _ = drive(now: level, next: level) { $0 } }
+        if erm != nil { erm!.amplitude = level >= erm!.stopThreshold ? level : 0 }
+        if lra != nil { lra!.amplitude = level }
     }
 
     /// Modeled felt amplitude now (after the frames shaped so far).
     public var felt: Double { erm?.amplitude ?? lra?.amplitude ?? 0 }
 
-    /// The drive (-1...1) for the next frame. `now` is the intended amplitude at the frame's start,
-    /// `next` at its end. `quantize` maps a drive to what the board will really output.
+    /// The drive (-1...1) for the next frame. `now` is what was aimed for at the frame's start,
+    /// `next` what is aimed for at its end (a stalled rotor is only restarted when next > now). `quantize` maps a drive to what the board will really output.
     @inline(__always)
     public mutating func drive(now: Double, next: Double, quantize: (Double) -> Double) -> Double {
         var d: Double
         if !compensate {
             d = now
         } else if var m = erm {
-            d = ermDrive(m, target: next)
+            d = ermDrive(m, target: next, rising: next > now)
             d = quantize(d)
-            m.advance(drive: d, seconds: dt)
+            m.advance(drive: d, seconds: dt, riseFactor: eRise, fallFactor: eFall)
             erm = m
             return d
         } else {
@@ -65,16 +66,24 @@ public struct Shaper: Sendable {
             d = min(max(target / gain, 0), 1)
         }
         d = quantize(d)
-        if erm != nil { erm!.advance(drive: d, seconds: dt) } else { lra!.advance(drive: d, seconds: dt) }
+        if erm != nil {
+            erm!.advance(drive: d, seconds: dt, riseFactor: eRise, fallFactor: eFall)
+        } else {
+            let target = min(abs(d), 1) * lra!.resonanceGain
+            lra!.amplitude = target + (lra!.amplitude - target) * eRise
+        }
         return d
     }
 
     /// Exact one-frame inverse of `ERMModel`, clamped to what the drive can do.
     @inline(__always)
-    func ermDrive(_ m: ERMModel, target y: Double) -> Double {
+    func ermDrive(_ m: ERMModel, target y: Double, rising: Bool) -> Double {
         let a = m.amplitude
         if y > a {
             var d = (y - a * eRise) / (1 - eRise)
+            // On a fade into the stall zone, let a stalled rotor rest: restarting it there would
+            // chatter between kick and brake. A rising intention, or one well above the zone, restarts it.
+            if !m.spinning && !rising && y < 2 * m.stopThreshold { return 0 }
             if !m.spinning && d < kick * m.startThreshold {
                 // A resting rotor cannot hold less than the stop threshold: stay off until the intended
                 // level is worth a start, then kick past the start threshold.

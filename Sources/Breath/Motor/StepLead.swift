@@ -37,8 +37,13 @@ enum StepLead {
             jumps.append((tap.time + seconds, tap.intensity, 0))
         }
         jumps.sort { $0.0 < $1.0 }
+        // Breath jumps repeat every cycle: plan each distinct one once (levels rounded to 1/1000).
+        var memo: [Int: Double] = [:]
         return jumps.map { (t, from, to) in
-            LeadStep(time: t, from: from, to: to, lead: bestLead(from: from, to: to, shaper: shaper, frameRate: frameRate))
+            let key = Int((from * 1000).rounded()) * 10_000 + Int((to * 1000).rounded())
+            let lead = memo[key] ?? bestLead(from: from, to: to, shaper: shaper, frameRate: frameRate)
+            memo[key] = lead
+            return LeadStep(time: t, from: from, to: to, lead: lead)
         }
     }
 
@@ -53,10 +58,12 @@ enum StepLead {
             var s = shaper
             s.settle(at: from)
             var error = 0.0
+            var previous = from
             for k in -maxFrames..<settle {
                 let targetNext = (k + 1) >= -leadFrames ? to : from
                 let ideal = (k + 1) >= 0 ? to : from
-                _ = s.drive(now: targetNext, next: targetNext) { $0 }
+                _ = s.drive(now: previous, next: targetNext) { $0 }
+                previous = targetNext
                 let e = s.felt - ideal
                 error += e * e
             }
@@ -70,7 +77,7 @@ extension Envelope {
     /// The intensity at the very end of a piece (its right limit).
     static func valueAtEnd(_ p: Piece) -> Double {
         var strongest = 0.0
-        for (_, b) in p.terms { strongest = max(strongest, b) }
+        for term in p.terms { strongest = max(strongest, term.value(at: p.end - 1e-9)) }
         return min(max(strongest * p.curve.value(at: p.end), 0), 1)
     }
 }

@@ -15,6 +15,13 @@ public struct BreathSample: Sendable, Equatable {
     public var phaseRemaining: Double
     public var cycle: Int
     public var intensity: Double
+
+    public init(phase: BreathPhase, phaseRemaining: Double, cycle: Int, intensity: Double) {
+        self.phase = phase
+        self.phaseRemaining = phaseRemaining
+        self.cycle = cycle
+        self.intensity = intensity
+    }
 }
 
 /// Cycles of a pattern, scaled by the rate ramp, with the pattern of events and curves that plays them.

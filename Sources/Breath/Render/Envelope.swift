@@ -18,10 +18,19 @@ public struct Envelope: Sendable {
         static let neutral = CurveSegment(t0: 0, t1: 0, v0: 1, v1: 1, easing: .linear)
     }
 
+    /// One active continuous event: its intensity, and its attack/release ramps if it has any.
+    struct Term: Sendable {
+        var event: HapticEvent
+        var constant: Bool
+
+        @inline(__always)
+        func value(at t: Double) -> Double { constant ? event.intensity : event.intensity * event.envelope(at: t) }
+    }
+
     struct Piece: Sendable {
         var start: Double, end: Double
-        /// Event intensity x envelope at the piece's start and end (linear in between), one per active event.
-        var terms: [(Double, Double)]
+        /// The continuous events active in this piece (the strongest one counts).
+        var terms: [Term]
         var curve: CurveSegment
     }
 
@@ -48,7 +57,7 @@ public struct Envelope: Sendable {
         for (a, b) in zip(times, times.dropFirst()) where b > a {
             let mid = (a + b) / 2
             let terms = continuous.filter { $0.time <= mid && mid < $0.endTime }
-                .map { ($0.intensity * $0.envelope(at: a), $0.intensity * $0.envelope(at: b)) }
+                .map { Term(event: $0, constant: $0.attack == 0 && $0.release == 0) }
             guard !terms.isEmpty else { continue }
             var active: ParameterCurve?
             for c in intensityCurves where c.time <= mid { active = c }
@@ -83,9 +92,8 @@ public struct Envelope: Sendable {
             while index < pieces.count && pieces[index].end <= t { index += 1 }
             guard index < pieces.count, pieces[index].start <= t else { return 0 }
             let p = pieces[index]
-            let u = (t - p.start) / (p.end - p.start)
             var strongest = 0.0
-            for (a, b) in p.terms { strongest = max(strongest, a + (b - a) * u) }
+            for term in p.terms { strongest = max(strongest, term.value(at: t)) }
             return min(max(strongest * p.curve.value(at: t), 0), 1)
         }
     }

@@ -54,6 +54,8 @@ public struct FrameRenderer: Sendable {
     /// Jumps in the intended intensity, led by the motor's delay (empty without compensation).
     public let steps: [LeadStep]
     var stepIndex = 0
+    /// What the shaper aimed for at the end of the previous frame (its "now" for the next one).
+    var lastAim: Double?
 
     public init(pattern: HapticPattern, duration: Double? = nil, frameRate: Int, resolution: DutyResolution = .u8,
                 motor: MotorProfile = .referenceERM, compensate: Bool = true) {
@@ -111,13 +113,14 @@ public struct FrameRenderer: Sendable {
             let after = intended(at: Double(i + 1) / rate)
             let aim = shapingTarget(at: Double(i + 1) / rate, intended: after)
             var raw: UInt16 = 0
-            _ = shaper.drive(now: now, next: aim) { d in
+            _ = shaper.drive(now: lastAim ?? now, next: aim) { d in
                 let q = res.quantize(d)
                 raw = q.raw
                 return q.drive
             }
             out.append(raw)
             now = after
+            lastAim = aim
         }
         next += n
         return n
@@ -136,13 +139,14 @@ public struct FrameRenderer: Sendable {
             let after = intended(at: Double(i + 1) / rate)
             let aim = shapingTarget(at: Double(i + 1) / rate, intended: after)
             var raw: UInt16 = 0
-            let d = shaper.drive(now: now, next: aim) { d in
+            let d = shaper.drive(now: lastAim ?? now, next: aim) { d in
                 let q = res.quantize(d)
                 raw = q.raw
                 return q.drive
             }
             frames.append(RenderedFrame(time: Double(i) / rate, intensity: now, drive: d, raw: raw, felt: shaper.felt))
             now = after
+            lastAim = aim
         }
         next += n
         return frames

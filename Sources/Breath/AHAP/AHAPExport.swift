@@ -1,0 +1,69 @@
+// Writes a pattern as AHAP JSON that Core Haptics loads: curves longer than its 16 points are chained,
+// easing goes in an extra "Easing" key (ignored by Core Haptics, read back by motorbreath).
+
+import Foundation
+
+public enum AHAPExport {
+    /// Core Haptics' limit on control points per curve.
+    public static let maxPointsPerCurve = 16
+
+    /// AHAP JSON for `pattern`, keys sorted, so the same pattern always gives the same bytes.
+    public static func data(_ pattern: HapticPattern, description: String = "made by motorbreath") -> Data {
+        Data(text(pattern, description: description).utf8)
+    }
+
+    public static func text(_ pattern: HapticPattern, description: String = "made by motorbreath") -> String {
+        typealias V = JSONText.Value
+        func param(_ id: String, _ value: Double) -> V { .object(["ParameterID": .string(id), "ParameterValue": .number(value)]) }
+        var entries: [V] = []
+        for e in pattern.events {
+            var params = [param("HapticIntensity", e.intensity), param("HapticSharpness", e.sharpness)]
+            if e.attack > 0 { params.append(param("AttackTime", e.attack)) }
+            if e.release > 0 { params.append(param("ReleaseTime", e.release)) }
+            var event: [String: V] = ["Time": .number(e.time), "EventParameters": .array(params)]
+            switch e.kind {
+            case .transient: event["EventType"] = .string("HapticTransient")
+            case .continuous(let d):
+                event["EventType"] = .string("HapticContinuous")
+                event["EventDuration"] = .number(d)
+            }
+            entries.append(.object(["Event": .object(event)]))
+        }
+        for c in pattern.curves {
+            if c.points.count == 1 && c.points[0].time == 0 {
+                entries.append(.object(["Parameter": .object(["ParameterID": .string(c.parameter.rawValue), "Time": .number(c.time),
+                                                              "ParameterValue": .number(c.points[0].value)])]))
+                continue
+            }
+            for piece in chained(c) {
+                let points: [V] = piece.points.map { p in
+                    var d: [String: V] = ["Time": .number(p.time), "ParameterValue": .number(p.value)]
+                    if p.easing != .linear { d["Easing"] = .string(p.easing.rawValue) }
+                    return .object(d)
+                }
+                entries.append(.object(["ParameterCurve": .object(["ParameterID": .string(c.parameter.rawValue),
+                                                                   "Time": .number(piece.time),
+                                                                   "ParameterCurveControlPoints": .array(points)])]))
+            }
+        }
+        let root = V.object(["Version": .number(1), "Pattern": .array(entries),
+                             "Metadata": .object(["Project": .string("motorbreath"), "Description": .string(description)])])
+        return JSONText.write(root) + "\n"
+    }
+
+    /// Splits a curve into consecutive curves of at most 16 points; each starts at its predecessor's
+    /// last point, so the value never jumps.
+    static func chained(_ c: ParameterCurve) -> [ParameterCurve] {
+        guard c.points.count > maxPointsPerCurve else { return [c] }
+        var out: [ParameterCurve] = []
+        var start = 0
+        while start < c.points.count - 1 {
+            let end = min(start + maxPointsPerCurve - 1, c.points.count - 1)
+            let origin = start == 0 ? 0 : c.points[start].time  // the first piece keeps the curve's start
+            let points = c.points[start...end].map { ControlPoint(time: $0.time - origin, value: $0.value, easing: $0.easing) }
+            out.append(ParameterCurve(parameter: c.parameter, time: c.time + origin, points: points))
+            start = end
+        }
+        return out
+    }
+}

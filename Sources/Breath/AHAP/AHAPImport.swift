@@ -1,0 +1,202 @@
+// Reads AHAP (Apple Haptic and Audio Pattern) JSON the way Core Haptics does: missing keys default,
+// out-of-range values clamp, unknown keys are ignored, audio events are skipped (with a notice).
+
+import Foundation
+
+/// An AHAP file that cannot be used, with where the problem is.
+public struct AHAPError: Error, Sendable, CustomStringConvertible {
+    public var location: String
+    public var reason: String
+    public var description: String { "bad AHAP file: \(location): \(reason)" }
+}
+
+public struct AHAPImport: Sendable {
+    public var pattern: HapticPattern
+    /// Things skipped or adjusted, one line each (audio events, unknown parameters, clamped values).
+    public var notices: [String]
+
+    /// Parses AHAP JSON text.
+    public init(data: Data) throws(AHAPError) {
+        // JSONSerialization for syntax errors (it reports where); JSONDecoder for the values (exact numbers).
+        do {
+            _ = try JSONSerialization.jsonObject(with: data)
+        } catch {
+            throw AHAPImport.syntaxError(error, in: data)
+        }
+        let root: JSONValue
+        do {
+            root = try JSONDecoder().decode(JSONValue.self, from: data)
+        } catch {
+            throw AHAPError(location: "file", reason: "not valid JSON")
+        }
+        guard let object = root.object else {
+            throw AHAPError(location: "top level", reason: "expected a JSON object with a \"Pattern\" array")
+        }
+        guard let entries = object["Pattern"]?.array else {
+            throw AHAPError(location: "top level", reason: "no \"Pattern\" array")
+        }
+        var reader = Reader()
+        for (i, entry) in entries.enumerated() {
+            try reader.read(entry, at: "Pattern[\(i)]")
+        }
+        pattern = HapticPattern(events: reader.events, curves: reader.curves)
+        notices = reader.notices
+    }
+
+    /// Reads and parses a file.
+    public init(path: String) throws(AHAPError) {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw AHAPError(location: path, reason: "cannot read the file")
+        }
+        try self.init(data: data)
+    }
+
+    /// JSONSerialization reports "around character N": turn that into line and column.
+    static func syntaxError(_ error: Error, in data: Data) -> AHAPError {
+        let detail = ((error as NSError).userInfo["NSDebugDescription"] as? String) ?? "\(error)"
+        if let range = detail.range(of: "character "), let offset = Int(detail[range.upperBound...].prefix { $0.isNumber }) {
+            var line = 1, column = 1
+            for byte in data.prefix(offset) {
+                if byte == UInt8(ascii: "\n") { line += 1; column = 1 } else { column += 1 }
+            }
+            return AHAPError(location: "line \(line), column \(column)", reason: "not valid JSON")
+        }
+        return AHAPError(location: "file", reason: "not valid JSON (\(detail))")
+    }
+}
+
+/// Walks the Pattern entries.
+private struct Reader {
+    var events: [HapticEvent] = []
+    var curves: [ParameterCurve] = []
+    var notices: [String] = []
+
+    mutating func read(_ entry: JSONValue, at path: String) throws(AHAPError) {
+        guard let dict = entry.object else {
+            throw AHAPError(location: path, reason: "expected an object with Event, Parameter or ParameterCurve")
+        }
+        if let e = dict["Event"] {
+            try readEvent(e, at: path + ".Event")
+        } else if let p = dict["Parameter"] {
+            try readParameter(p, at: path + ".Parameter")
+        } else if let c = dict["ParameterCurve"] {
+            try readCurve(c, at: path + ".ParameterCurve")
+        } else {
+            notices.append("\(path): no Event, Parameter or ParameterCurve; ignored")
+        }
+    }
+
+    func object(_ value: JSONValue, at path: String) throws(AHAPError) -> [String: JSONValue] {
+        guard let d = value.object else { throw AHAPError(location: path, reason: "expected an object") }
+        return d
+    }
+
+    func number(_ dict: [String: JSONValue], _ key: String, at path: String, default value: Double) throws(AHAPError) -> Double {
+        guard let raw = dict[key] else { return value }
+        guard let n = raw.number, n.isFinite else {
+            throw AHAPError(location: "\(path).\(key)", reason: "expected a number, found \(raw.summary)")
+        }
+        return n
+    }
+
+    mutating func clamped(_ v: Double, _ range: ClosedRange<Double>, at path: String) -> Double {
+        let c = min(max(v, range.lowerBound), range.upperBound)
+        if c != v { notices.append("\(path): \(v) clamped to \(c)") }
+        return c
+    }
+
+    mutating func readEvent(_ any: JSONValue, at path: String) throws(AHAPError) {
+        let e = try object(any, at: path)
+        guard let type = e["EventType"]?.string else {
+            throw AHAPError(location: path + ".EventType", reason: "missing or not a string")
+        }
+        let time = clamped(try number(e, "Time", at: path, default: 0), 0...Double.greatestFiniteMagnitude, at: path + ".Time")
+        var intensity = HapticEvent.defaultIntensity, sharpness = HapticEvent.defaultSharpness
+        var attack = 0.0, release = 0.0
+        if let params = e["EventParameters"] {
+            guard let list = params.array else {
+                throw AHAPError(location: path + ".EventParameters", reason: "expected an array")
+            }
+            for (k, item) in list.enumerated() {
+                let at = "\(path).EventParameters[\(k)]"
+                let p = try object(item, at: at)
+                guard let id = p["ParameterID"]?.string else {
+                    throw AHAPError(location: at + ".ParameterID", reason: "missing or not a string")
+                }
+                let value = try number(p, "ParameterValue", at: at, default: 0)
+                switch id {
+                case "HapticIntensity": intensity = clamped(value, 0...1, at: at)
+                case "HapticSharpness": sharpness = clamped(value, 0...1, at: at)
+                case "AttackTime": attack = clamped(value, 0...Double.greatestFiniteMagnitude, at: at)
+                case "ReleaseTime": release = clamped(value, 0...Double.greatestFiniteMagnitude, at: at)
+                default: notices.append("\(at): \(id) is not used for the motor; ignored")
+                }
+            }
+        }
+        switch type {
+        case "HapticTransient":
+            events.append(HapticEvent(kind: .transient, time: time, intensity: intensity, sharpness: sharpness))
+        case "HapticContinuous":
+            let duration = clamped(try number(e, "EventDuration", at: path, default: 0), 0...Double.greatestFiniteMagnitude,
+                                   at: path + ".EventDuration")
+            if duration == 0 { notices.append("\(path): continuous event with no EventDuration; ignored") }
+            else {
+                events.append(HapticEvent(kind: .continuous(duration: duration), time: time, intensity: intensity,
+                                          sharpness: sharpness, attack: attack, release: release))
+            }
+        case "AudioCustom", "AudioContinuous":
+            notices.append("\(path): \(type) event skipped (audio plays no haptics)")
+        default:
+            throw AHAPError(location: path + ".EventType", reason: "unknown event type '\(type)'")
+        }
+    }
+
+    /// The dynamic parameter an ID names, or nil (with a notice) for ones that do not affect haptics.
+    mutating func parameter(_ p: [String: JSONValue], at path: String) throws(AHAPError) -> DynamicParameter? {
+        guard let id = p["ParameterID"]?.string else {
+            throw AHAPError(location: path + ".ParameterID", reason: "missing or not a string")
+        }
+        guard let param = DynamicParameter(rawValue: id) else {
+            notices.append("\(path): \(id) does not affect the motor; ignored")
+            return nil
+        }
+        return param
+    }
+
+    mutating func readParameter(_ any: JSONValue, at path: String) throws(AHAPError) {
+        let p = try object(any, at: path)
+        guard let param = try parameter(p, at: path) else { return }
+        let time = max(0, try number(p, "Time", at: path, default: 0))
+        let value = clamped(try number(p, "ParameterValue", at: path, default: param.neutral), param.range, at: path + ".ParameterValue")
+        curves.append(ParameterCurve(parameter: param, time: time, points: [ControlPoint(time: 0, value: value)]))
+    }
+
+    mutating func readCurve(_ any: JSONValue, at path: String) throws(AHAPError) {
+        let c = try object(any, at: path)
+        guard let param = try parameter(c, at: path) else { return }
+        let time = max(0, try number(c, "Time", at: path, default: 0))
+        guard let list = c["ParameterCurveControlPoints"]?.array else {
+            throw AHAPError(location: path + ".ParameterCurveControlPoints", reason: "missing or not an array")
+        }
+        var points: [ControlPoint] = []
+        for (k, item) in list.enumerated() {
+            let at = "\(path).ParameterCurveControlPoints[\(k)]"
+            let p = try object(item, at: at)
+            let t = max(0, try number(p, "Time", at: at, default: 0))
+            let v = clamped(try number(p, "ParameterValue", at: at, default: param.neutral), param.range, at: at + ".ParameterValue")
+            var easing = Easing.linear
+            if let name = p["Easing"]?.string {
+                guard let e = Easing(rawValue: name) else {
+                    throw AHAPError(location: at + ".Easing", reason: "unknown easing '\(name)' (\(Easing.allCases.map(\.rawValue).joined(separator: ", ")))")
+                }
+                easing = e
+            }
+            points.append(ControlPoint(time: t, value: v, easing: easing))
+        }
+        guard !points.isEmpty else {
+            notices.append("\(path): curve without control points; ignored")
+            return
+        }
+        curves.append(ParameterCurve(parameter: param, time: time, points: points))
+    }
+}

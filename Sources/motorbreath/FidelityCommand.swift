@@ -1,0 +1,109 @@
+// `motorbreath fidelity`: how well the felt vibration follows the breath, and how fast rendering is.
+
+import ArgumentParser
+import Breath
+import Foundation
+
+struct FidelityCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fidelity",
+        abstract: "Measure felt-vs-intended error (with and without motor compensation) and render speed.",
+        discussion: """
+            Plays the rendered frames on a motor model and compares the modeled felt amplitude with the
+            intended intensity at every frame end. Speed numbers need a release build:
+              swift run -c release motorbreath fidelity
+            """
+    )
+
+    @Option(help: "Breath pattern to measure.")
+    var pattern: String = "4-7-8"
+
+    @Option(help: "Frames per second.")
+    var frameRate: Int = 250
+
+    @Option(help: "Seconds of rendering to time for each speed figure.")
+    var seconds: Double = 1.0
+
+    @Flag(help: "Print one JSON object instead of the table.")
+    var json = false
+
+    struct Row: Codable {
+        var name: String
+        var rms_percent: Double
+        var worst_percent: Double
+        var onset_error_ms: Double
+    }
+
+    func run() throws {
+        let breath: BreathPattern
+        do { breath = try BreathPattern.parse(pattern) } catch { throw fail(error) }
+        let plan = BreathPlan(pattern: breath)
+        let erm = MotorProfile.referenceERM
+        let weakerERM = MotorProfile.erm(ERMModel(riseTau: 0.100, fallTau: 0.100, startThreshold: 0.18))
+        let cases: [(String, DutyResolution, MotorProfile, MotorProfile, Bool)] = [
+            ("ERM, uncompensated (u8)", .u8, erm, erm, false),
+            ("ERM, compensated, no braking (u8, MOSFET board)", .u8, erm, erm, true),
+            ("ERM, compensated with braking (i16, H-bridge)", .i16, erm, erm, true),
+            ("ERM model 25 % slower, 18 % threshold, braking", .i16, erm, weakerERM, true),
+            ("LRA, uncompensated", .u8, .referenceLRA, .referenceLRA, false),
+            ("LRA, compensated", .u8, .referenceLRA, .referenceLRA, true),
+        ]
+        var rows: [Row] = []
+        for (name, res, shape, plant, comp) in cases {
+            let r = Fidelity.measure(plan: plan, frameRate: frameRate, resolution: res, shapeFor: shape, plant: plant, compensate: comp)
+            rows.append(Row(name: name, rms_percent: r.rmsPercent, worst_percent: r.maxErrorPercent, onset_error_ms: r.onsetErrorMs))
+        }
+        let speed = measureSpeed(breath: breath)
+        if json {
+            let out: [String: Any] = [
+                "pattern": pattern, "frame_rate": frameRate,
+                "fidelity": rows.map { ["name": $0.name, "rms_percent": $0.rms_percent, "worst_percent": $0.worst_percent, "onset_error_ms": $0.onset_error_ms] },
+                "frames_per_second": ["streaming_renderer": speed.streaming, "naive_per_frame": speed.naive],
+            ]
+            print(String(decoding: try JSONSerialization.data(withJSONObject: out, options: [.prettyPrinted, .sortedKeys]), as: UTF8.self))
+            return
+        }
+        print("Fidelity of \(pattern) at \(frameRate) Hz: modeled felt amplitude vs intended, every frame end.")
+        print("Reference ERM: time constant 80 ms, start threshold 15 %. Onset: first reaching 10 % of the peak.")
+        print("")
+        print("case".padding(50) + "RMS error".leftPad(10) + "worst".leftPad(9) + "onset".leftPad(11))
+        for r in rows {
+            print(r.name.padding(50) + "\(fixed(r.rms_percent, 2)) %".leftPad(10) + "\(fixed(r.worst_percent, 1)) %".leftPad(9)
+                  + "\(r.onset_error_ms >= 0 ? "+" : "")\(fixed(r.onset_error_ms, 0)) ms".leftPad(11))
+        }
+        print("")
+        print("Render speed, one core, 10-minute session:")
+        print("  streaming renderer (compensated, i16): \(fixed(speed.streaming / 1e6, 1)) M frames/s")
+        print("  naive per-frame pattern evaluation:    \(fixed(speed.naive / 1e6, 1)) M frames/s (\(fixed(speed.streaming / speed.naive, 0))x slower)")
+    }
+
+    /// Frames per second of the streaming renderer and of evaluating the pattern afresh for every frame.
+    func measureSpeed(breath: BreathPattern) -> (streaming: Double, naive: Double) {
+        var options = BreathOptions()
+        options.length = .minutes(10)
+        let plan = BreathPlan(pattern: breath, options: options)
+        var buffer: [UInt16] = []
+        buffer.reserveCapacity(65_536)
+        var frames = 0
+        var start = Date()
+        repeat {
+            var r = FrameRenderer(plan: plan, frameRate: frameRate, resolution: .i16)
+            while r.render(count: 65_536, into: &buffer) > 0 {
+                frames += buffer.count
+                buffer.removeAll(keepingCapacity: true)
+            }
+        } while Date().timeIntervalSince(start) < seconds
+        let streaming = Double(frames) / Date().timeIntervalSince(start)
+        frames = 0
+        var sink = 0.0
+        start = Date()
+        let total = Int(plan.duration * Double(frameRate))
+        repeat {
+            for i in 0..<min(total, 20_000) { sink += plan.haptics.continuousIntensity(at: Double(i) / Double(frameRate)) }
+            frames += min(total, 20_000)
+        } while Date().timeIntervalSince(start) < seconds
+        let naive = Double(frames) / Date().timeIntervalSince(start)
+        if sink < 0 { print(sink) }
+        return (streaming, naive)
+    }
+}

@@ -1,0 +1,99 @@
+// Rendering: deterministic in any chunking, taps shaped per motor, the fidelity targets, plans and ramps.
+
+import Breath
+import Testing
+
+@Suite struct RenderTests {
+    func render(_ plan: BreathPlan, chunk: Int, motor: MotorProfile = .referenceERM, resolution: DutyResolution = .i16) -> [UInt16] {
+        var r = FrameRenderer(plan: plan, frameRate: 250, resolution: resolution, motor: motor)
+        var out: [UInt16] = []
+        while r.render(count: chunk, into: &out) > 0 {}
+        return out
+    }
+
+    @Test func sameFramesWhateverTheChunkSize() throws {
+        var o = BreathOptions()
+        o.cues = true
+        o.length = .cycles(2)
+        let plan = BreathPlan(pattern: try BreathPattern.parse("box"), options: o)
+        let whole = render(plan, chunk: 1_000_000)
+        #expect(whole.count == Int((plan.duration * 250).rounded(.up)))
+        #expect(render(plan, chunk: 1) == whole)
+        #expect(render(plan, chunk: 97) == whole)
+        var r = FrameRenderer(plan: plan, frameRate: 250, resolution: .i16)
+        #expect(r.renderDetailed(count: 1_000_000).map(\.raw) == whole)
+    }
+
+    @Test func fidelityTargetsOnTheReferenceERM() throws {
+        // 4-7-8 on an ERM with an 80 ms time constant and a 15 % start threshold (deterministic model).
+        let plan = BreathPlan(pattern: try BreathPattern.parse("4-7-8"))
+        let raw = Fidelity.measure(plan: plan, resolution: .u8, shapeFor: .referenceERM, plant: .referenceERM, compensate: false)
+        let shaped = Fidelity.measure(plan: plan, resolution: .i16, shapeFor: .referenceERM, plant: .referenceERM, compensate: true)
+        #expect(shaped.rmsPercent <= 3.0)
+        #expect(abs(shaped.onsetErrorMs) <= 10)
+        #expect(raw.rmsPercent > 2 * shaped.rmsPercent)
+        #expect(raw.onsetErrorMs > 300)
+    }
+
+    @Test func ermTapsKickThenBrakeAndLRATapsAreShorter() {
+        let p = HapticPattern(events: [.transient(at: 0.1, intensity: 0.7, sharpness: 0.5)])
+        var erm = FrameRenderer(pattern: p, duration: 0.4, frameRate: 1000, resolution: .i16, motor: .referenceERM)
+        let e = erm.renderDetailed(count: 400)
+        // Full drive before and at the tap (led by the motor's delay), reverse drive after it.
+        #expect(e.contains { $0.drive >= 0.99 && $0.time <= 0.1 })
+        #expect(e.contains { $0.drive < -0.5 && $0.time > 0.1 })
+        #expect(e.filter { $0.intensity > 0 }.count == 30)  // ERM pulse: 40 - 20 x 0.5 = 30 ms
+        var lra = FrameRenderer(pattern: p, duration: 0.4, frameRate: 1000, resolution: .u8, motor: .referenceLRA)
+        #expect(lra.renderDetailed(count: 400).filter { $0.intensity > 0 }.count == 15)  // LRA: 20 - 10 x 0.5
+        #expect(e.map(\.felt).max()! > 0.35)  // an 80 ms ERM still gets a felt tap
+    }
+
+    @Test func sighHasTwoInhalesAndRampSlowsTheBreath() throws {
+        let sigh = try BreathPattern.parse("sigh")
+        #expect(sigh.phases.filter { $0.kind == .inhale }.count == 2)
+        var o = BreathOptions()
+        o.length = .cycles(5)
+        o.rampBPM = (7, 5.5)
+        let plan = BreathPlan(pattern: try BreathPattern.parse("coherent"), options: o)
+        let cycleLengths = (1...5).map { c in plan.phases.filter { $0.cycle == c }.reduce(0) { $0 + $1.seconds } }
+        #expect(abs(cycleLengths.first! - 60 / 7) < 1e-9)
+        #expect(abs(cycleLengths.last! - 60 / 5.5) < 1e-9)
+        #expect(zip(cycleLengths, cycleLengths.dropFirst()).allSatisfy { $0 < $1 })
+        var m = BreathOptions()
+        m.length = .minutes(1)
+        let minute = BreathPlan(pattern: try BreathPattern.parse("4-7-8"), options: m)
+        #expect(minute.cycles == 3 && minute.duration == 57)  // whole 19 s cycles that fit in 60 s
+    }
+
+    @Test func cuesTapAtPhaseStartsAndFadeAtTheEnd() throws {
+        var o = BreathOptions()
+        o.cues = true
+        o.strength = try Strength.parse("moderate")
+        let plan = BreathPlan(pattern: try BreathPattern.parse("4-7-8"), options: o)
+        let taps = plan.haptics.taps
+        #expect(taps.map(\.time) == [0, 11, 19, 19.15, 19.3])
+        let levels = taps.map { ($0.intensity * 1000).rounded() / 1000 }
+        #expect(levels == [0.42, 0.3, 0.36, 0.24, 0.12])  // 0.7, 0.5, then 0.6/0.4/0.2, x moderate 0.6
+        #expect(plan.haptics.continuousIntensity(at: 2) > 0)  // the swell still plays after the tap
+    }
+
+    @Test func strengthPreferences() throws {
+        #expect(try Strength.parse("off") == 0 && Strength.parse("subtle") == 0.3)
+        #expect(try Strength.parse("strong") == 1 && Strength.parse("0.45") == 0.45)
+        #expect(throws: PatternError.self) { try Strength.parse("loud") }
+        #expect(throws: PatternError.self) { try Strength.parse("1.5") }
+    }
+}
+
+@Suite struct ChatterTests {
+    /// A fade into the stall zone must not restart the rotor again and again (kick, brake, kick...).
+    @Test func fadeOutDoesNotChatterAtTheStallPoint() throws {
+        for resolution in [DutyResolution.u8, .i16] {
+            var r = FrameRenderer(plan: BreathPlan(pattern: try BreathPattern.parse("4-7-8")), frameRate: 250, resolution: resolution)
+            let frames = r.renderDetailed(count: 10_000).filter { $0.time >= 17.5 }
+            var restarts = 0
+            for (a, b) in zip(frames, frames.dropFirst()) where a.drive <= 0.01 && b.drive >= 0.15 { restarts += 1 }
+            #expect(restarts == 0, "\(resolution): \(restarts) restarts in the fade")
+        }
+    }
+}
