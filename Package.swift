@@ -34,10 +34,12 @@ let package = Package(
         .target(name: "SimBoard", dependencies: ["BoardCore", "MotorWire", "Breath", "SerialLink"]),
         // Host side of the protocol: prepare, clock sync, streaming, stop.
         .target(name: "MotorSession", dependencies: ["MotorWire", "SerialLink", "Breath"]),
+        // Sessions against the simulated world, measured on the true board clock; the naive streamer.
+        .target(name: "TimingBench", dependencies: ["SimBoard", "MotorSession", "Breath", "MotorWire", "SerialLink"]),
         .executableTarget(
             name: "motorbreath",
             dependencies: [
-                "MotorSession", "SimBoard", "SerialLink", "Breath",
+                "MotorSession", "SimBoard", "SerialLink", "Breath", "TimingBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -46,6 +48,7 @@ let package = Package(
         .testTarget(name: "EmbeddedTests"),
         .testTarget(name: "BreathTests", dependencies: ["Breath"], exclude: ["Fixtures"]),
         .testTarget(name: "SimBoardTests", dependencies: ["SimBoard", "MotorSession", "Breath", "MotorWire"]),
+        .testTarget(name: "TimingTests", dependencies: ["TimingBench", "SimBoard", "MotorSession", "Breath", "MotorWire", "SerialLink"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["MotorSession", "SimBoard", "SerialLink", "Breath", "MotorWire", "motorbreath"]

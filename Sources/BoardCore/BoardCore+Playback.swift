@@ -36,33 +36,36 @@ extension BoardCore {
                 haltPlayback(now: max(now, frameDue))
                 return
             }
-            let have = indexDistance(nextExpected, nextPlay) > 0
+            let have = ring.has(nextPlay)
             if !have && frameDue > now { return }  // may still arrive in time
             let raw: UInt16 = have ? ring[nextPlay] : 0
-            if !have {
-                underruns &+= 1
-                nextExpected = nextPlay &+ 1
-            }
+            if have { ring.clear(nextPlay) } else { underruns &+= 1 }
             let at = max(frameDue, now)
             state = .playing
             envelope = config.map { $0.dutyFormat.level(raw) } ?? 0
             emit(at: at)
             tally.add(index: nextPlay, raw: raw, dueTick: frameDue, outputTick: at)
+            port.played(index: nextPlay, due: frameDue, at: at, raw: raw)
             nextPlay &+= 1
+            advanceExpected()
             if let every = config?.reportEvery, every > 0, tally.count >= every, let r = tally.take() {
                 outbox.push(.played(r))
             }
         }
     }
 
-    /// The earliest tick at which `service` has work (frame, carrier edge or failsafe deadline).
+    /// The earliest tick at which `service` has work: the failsafe deadline, the next frame (handed over
+    /// `outputLeadTicks` early when it is buffered; at its tick when it is not, to declare the underrun),
+    /// or a carrier edge before that frame. It mirrors `service`, so waking there always makes progress.
     public func nextWake(now: UInt64) -> UInt64 {
         guard state == .armed || state == .playing, let tb = timebase, let c = config else { return UInt64.max }
         var wake = lastValidRx + UInt64(c.failsafeMs) * UInt64(info.clockHz) / 1000 + 1
         let frameDue = tb.due(nextPlay)
-        let lead = min(outputLeadTicks, frameDue)
-        wake = min(wake, frameDue - lead)
-        if let edge = carrier?.due(carrierIndex) { wake = min(wake, edge - min(outputLeadTicks, edge)) }
+        let buffered = ring.has(nextPlay) || stopAt == nextPlay
+        wake = min(wake, buffered ? frameDue - min(outputLeadTicks, frameDue) : frameDue)
+        if let edge = carrier?.due(carrierIndex), edge < frameDue {
+            wake = min(wake, edge - min(outputLeadTicks, edge))
+        }
         return max(wake, now)
     }
 
@@ -105,6 +108,7 @@ extension BoardCore {
         timebase = nil
         carrier = nil
         stopAt = nil
+        ring.clearAll()
         nextExpected = 0
         nextPlay = 0
         if config != nil { state = .configured } else if state != .failsafe { state = .idle }

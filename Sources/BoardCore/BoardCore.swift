@@ -144,7 +144,9 @@ public struct BoardCore<Port: MotorPort> {
         outbox.push(.nak(Nak(code: code, refSeq: seq, refType: type.rawValue, detail: detail)))
     }
 
-    /// Stores FRAMES values in the ring (go-back-N: only the next expected index may start a block).
+    /// Stores FRAMES values in the ring. Selective repeat: any index inside the window is kept, even past
+    /// a hole; `nextExpected` is the first index still missing, and a message that skips past it is
+    /// answered with NAK gap naming the hole (so the host resends just that).
     mutating func accept(_ block: FramesBlock, seq: UInt8, now: UInt64) {
         guard let c = config, state == .configured || state == .armed || state == .playing else {
             nak(.notConfigured, seq: seq, type: .frames, detail: 0)
@@ -154,28 +156,37 @@ public struct BoardCore<Port: MotorPort> {
             nak(.badMessage, seq: seq, type: .frames, detail: UInt32(block.format.rawValue))
             return
         }
-        if indexDistance(block.firstIndex, nextExpected) > 0 {
-            nak(.gap, seq: seq, type: .frames, detail: nextExpected)
-            return
-        }
+        let skipped = indexDistance(block.firstIndex, nextExpected) > 0
         for k in 0..<block.values.count {
             let index = block.firstIndex &+ UInt32(k)
             if indexDistance(index, nextPlay) < 0 {
                 lateFrames &+= 1
-            } else if indexDistance(index, nextExpected) < 0 {
-                duplicateFrames &+= 1
             } else if Int(indexDistance(index, nextPlay)) >= ring.capacity {
+                advanceExpected()
                 nak(.bufferFull, seq: seq, type: .frames, detail: nextExpected)
                 break
+            } else if ring.has(index) {
+                duplicateFrames &+= 1
             } else {
-                ring[index] = block.values[k]
-                nextExpected = index &+ 1
+                ring.store(block.values[k], at: index)
             }
+        }
+        advanceExpected()
+        if skipped && indexDistance(block.firstIndex, nextExpected) > 0 {
+            nak(.gap, seq: seq, type: .frames, detail: nextExpected)
         }
         outbox.push(.status(status(ackSeq: seq, now: now)))
     }
 
-    /// Frames buffered and not yet played.
+    /// Moves `nextExpected` past every received frame.
+    mutating func advanceExpected() {
+        if indexDistance(nextExpected, nextPlay) < 0 { nextExpected = nextPlay }
+        while ring.has(nextExpected) && Int(indexDistance(nextExpected, nextPlay)) < ring.capacity {
+            nextExpected &+= 1
+        }
+    }
+
+    /// Frames received in order and not yet played (frames past a hole are held but not counted).
     public var fill: Int { max(0, Int(indexDistance(nextExpected, nextPlay))) }
 
     public func status(ackSeq: UInt8, now: UInt64) -> Status {

@@ -8,4 +8,11 @@ public protocol MotorPort {
     mutating func schedule(level: Int16, at tick: UInt64)
     /// Motor off at `tick` (the current time); scheduled levels after it are cancelled.
     mutating func off(at tick: UInt64)
+    /// Frame `index` (scheduled for `due`) was output at `tick` with raw value `raw`. For measurement:
+    /// hardware ignores it (the default does nothing).
+    mutating func played(index: UInt32, due: UInt64, at tick: UInt64, raw: UInt16)
+}
+
+extension MotorPort {
+    public mutating func played(index: UInt32, due: UInt64, at tick: UInt64, raw: UInt16) {}
 }

@@ -25,14 +25,27 @@ public enum SessionError: Error, Sendable, CustomStringConvertible {
 
 /// Sends host messages and collects board messages over one link.
 public final class BoardChannel {
-    public let link: ByteLink
+    public private(set) var link: ByteLink
+    /// The host clock every timing decision reads (virtual in simulations).
+    public let clock: HostClock
     private var decoder = FrameDecoder()
     private var seq: UInt8 = 0
     private var pending: [BoardMessage] = []
     public private(set) var bytesSent = 0
     public private(set) var bytesReceived = 0
 
-    public init(link: ByteLink) { self.link = link }
+    public init(link: ByteLink, clock: HostClock = SystemClock()) {
+        self.link = link
+        self.clock = clock
+    }
+
+    /// Swaps in a reopened link (after a disconnect); any partial frame from the old one is dropped.
+    public func replaceLink(_ newLink: ByteLink) {
+        link.close()
+        link = newLink
+        decoder.reset()
+        pending.removeAll()
+    }
 
     /// Frames the host could not decode, by cause.
     public var rxErrors: DecodeErrorCounts { decoder.errors }
@@ -77,9 +90,9 @@ public final class BoardChannel {
     /// Waits for the first message `match` accepts; other messages go to `other`.
     public func waitFor<T>(_ what: String, timeoutMs: Int, other: (BoardMessage) -> Void = { _ in },
                            _ match: (BoardMessage) throws(SessionError) -> T?) throws(SessionError) -> T {
-        let deadline = MonotonicClock.nowNs() + UInt64(timeoutMs) * 1_000_000
+        let deadline = clock.nowNs() + UInt64(timeoutMs) * 1_000_000
         while true {
-            let now = MonotonicClock.nowNs()
+            let now = clock.nowNs()
             guard now < deadline else { throw .timeout(what) }
             let left = Int((deadline - now) / 1_000_000) + 1
             var messages = try receive(timeoutMs: min(left, 50))

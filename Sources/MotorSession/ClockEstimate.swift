@@ -1,10 +1,19 @@
-// Maps host monotonic time to board ticks from CLOCK exchanges (minimum-RTT sample, nominal rate).
+// Board clock tracking: offset and drift from CLOCK exchanges, by minimum-RTT selection and a decaying
+// weighted regression with outlier rejection, refreshed for the whole session.
+
+import Foundation
 
 /// One CLOCK exchange: host send/receive times and the board tick in between.
 public struct ClockSample: Sendable {
     public var sentNs: UInt64
     public var receivedNs: UInt64
     public var tick: UInt64
+    public init(sentNs: UInt64, receivedNs: UInt64, tick: UInt64) {
+        self.sentNs = sentNs
+        self.receivedNs = receivedNs
+        self.tick = tick
+    }
+
     public var rttNs: UInt64 { receivedNs - sentNs }
     public var midNs: UInt64 { sentNs + rttNs / 2 }
 }
@@ -14,24 +23,114 @@ public struct ClockEstimate: Sendable {
     public var anchorNs: UInt64
     public var anchorTick: UInt64
     public var ticksPerNs: Double
-    /// Round-trip times seen while estimating, ns.
-    public var rtts: [UInt64]
-
-    /// Estimate from the sample with the smallest round trip (the least queueing), at the nominal rate.
-    public init(samples: [ClockSample], clockHz: UInt32) {
-        let best = samples.min { $0.rttNs < $1.rttNs }!
-        anchorNs = best.midNs
-        anchorTick = best.tick
-        ticksPerNs = Double(clockHz) / 1e9
-        rtts = samples.map(\.rttNs)
-    }
+    public var nominalTicksPerNs: Double
 
     public func tick(atHostNs ns: UInt64) -> UInt64 {
         let d = (Double(ns) - Double(anchorNs)) * ticksPerNs
-        return UInt64(max(0, Double(anchorTick) + d))
+        return UInt64(max(0, (Double(anchorTick) + d).rounded()))
     }
 
     public func hostNs(atTick tick: UInt64) -> UInt64 {
         UInt64(max(0, Double(anchorNs) + (Double(tick) - Double(anchorTick)) / ticksPerNs))
+    }
+
+    /// How fast the board clock runs against the host's, in parts per million (positive = fast).
+    public var driftPPM: Double { (ticksPerNs / nominalTicksPerNs - 1) * 1e6 }
+}
+
+/// Keeps recent samples and fits the board clock to them.
+public struct ClockTracker: Sendable {
+    public let nominalTicksPerNs: Double
+    public private(set) var samples: [ClockSample] = []
+    /// All round trips seen, for the report.
+    public private(set) var rtts: [UInt64] = []
+    /// Samples kept for the slope (the oldest drop out, so a changing drift is followed).
+    public var capacity = 4096
+    /// A slope is fitted only once the samples span this long; before, the nominal rate is used.
+    public var minimumSpanS = 2.0
+    /// The offset comes from the recent samples (at the fitted slope): a window of 30 % of the slope's
+    /// baseline, between these bounds, so more samples count once the slope is well known.
+    public var offsetWindowS: ClosedRange<Double> = 1.0...10.0
+    /// Ticks per ns fitted over all kept samples, refreshed every 25 samples (the costly part).
+    public private(set) var slope: Double
+    private var sinceFit = 0
+
+    public init(clockHz: UInt32) {
+        nominalTicksPerNs = Double(clockHz) / 1e9
+        slope = nominalTicksPerNs
+    }
+
+    public mutating func add(_ s: ClockSample) {
+        samples.append(s)
+        rtts.append(s.rttNs)
+        if samples.count > capacity { samples.removeFirst(samples.count - capacity) }
+        if rtts.count > 100_000 { rtts.removeFirst(rtts.count - 50_000) }
+        sinceFit += 1
+        if sinceFit >= 25 || samples.count < 25 {
+            sinceFit = 0
+            slope = fitSlope()
+        }
+    }
+
+    public var minRTTNs: UInt64 { samples.map(\.rttNs).min() ?? 0 }
+
+    /// The current estimate (nil before the first sample).
+    ///
+    /// Each exchange bounds the board clock from both sides: the request cannot arrive before it was sent
+    /// (plus the minimum one-way delay), and the reply cannot leave after it was received (minus that
+    /// delay). So the true clock line lies above the lower envelope of the points (sent, tick) and below the
+    /// upper envelope of the points (received, tick). For a wrong slope the two envelopes tilt toward each
+    /// other; the gap between them is concave in the slope, so the slope that maximises it is the drift
+    /// estimate, and the middle of the gap is the offset (assuming equal minimum delays both ways). The
+    /// error comes from the best forward and the best backward exchange separately, not from one exchange
+    /// that was fast both ways, which is far rarer on a jittery link.
+    public func estimate() -> ClockEstimate? {
+        guard let newest = samples.last else { return nil }
+        let reference = newest.receivedNs
+        let span = Double(reference - samples[0].sentNs) / 1e9
+        let window = min(max(span * 0.3, offsetWindowS.lowerBound), offsetWindowS.upperBound)
+        let from = reference > UInt64(window * 1e9) ? reference - UInt64(window * 1e9) : 0
+        let recent = samples.suffix(while: { $0.sentNs >= from })
+        let (low, high) = ClockTracker.envelopes(recent, slope: slope, reference: reference, tick0: newest.tick)
+        let atReference = (low + high) / 2
+        return ClockEstimate(anchorNs: reference, anchorTick: UInt64(max(0, (Double(newest.tick) + atReference).rounded())),
+                             ticksPerNs: slope, nominalTicksPerNs: nominalTicksPerNs)
+    }
+
+    /// The slope that maximises the gap between the two envelopes (ternary search over +-2000 ppm).
+    func fitSlope() -> Double {
+        guard let newest = samples.last, let oldest = samples.first, samples.count >= 8,
+              Double(newest.sentNs - oldest.sentNs) / 1e9 >= minimumSpanS else { return nominalTicksPerNs }
+        var a = nominalTicksPerNs * (1 - 2e-3), b = nominalTicksPerNs * (1 + 2e-3)
+        for _ in 0..<60 {
+            let m1 = a + (b - a) / 3, m2 = b - (b - a) / 3
+            let g1 = ClockTracker.envelopes(samples[...], slope: m1, reference: newest.receivedNs, tick0: newest.tick)
+            let g2 = ClockTracker.envelopes(samples[...], slope: m2, reference: newest.receivedNs, tick0: newest.tick)
+            if g1.low - g1.high < g2.low - g2.high { a = m1 } else { b = m2 }
+        }
+        return (a + b) / 2
+    }
+
+    /// At host time `reference`, the highest the clock line may pass (from the requests' send times) and
+    /// the lowest (from the replies' receive times), in ticks relative to `tick0`, for a given slope.
+    static func envelopes(_ samples: ArraySlice<ClockSample>, slope: Double, reference: UInt64,
+                          tick0: UInt64) -> (low: Double, high: Double) {
+        var low = Double.infinity, high = -Double.infinity
+        let r = Double(reference), t0 = Double(tick0)
+        for s in samples {
+            let tick = Double(s.tick) - t0
+            low = min(low, tick - slope * (Double(s.sentNs) - r))
+            high = max(high, tick - slope * (Double(s.receivedNs) - r))
+        }
+        return (low, high)
+    }
+}
+
+extension Array {
+    /// The longest suffix whose elements all satisfy `keep`.
+    func suffix(while keep: (Element) -> Bool) -> ArraySlice<Element> {
+        var i = endIndex
+        while i > startIndex && keep(self[i - 1]) { i -= 1 }
+        return self[i...]
     }
 }

@@ -15,16 +15,26 @@ public struct PlayReport: Sendable, Codable {
     public var playedLate = 0
     /// PLAYED blocks whose duty CRC did not match what the host rendered.
     public var dutyMismatches = 0
-    /// PLAYED blocks that did not continue where the previous one ended.
+    /// PLAYED blocks that started before the previous one ended (frames reported twice or out of order).
     public var outOfOrder = 0
+    /// Frames whose PLAYED report never arrived (lost on the line); their duties could not be checked.
+    public var unreported = 0
     public var naks = 0
-    public var boardCRCErrors = 0
+    /// Frames the board dropped for a bad CRC (its counter) plus frames the host could not decode.
+    public var crcErrors = 0
     public var hostRxErrors = 0
+    public var reconnects = 0
+    /// Longest silence caused by a reconnect, ms (last frame before to first frame after).
+    public var reconnectGapMs = 0.0
+    /// Frames skipped over by reconnects (the breath resumes where it should be by then).
+    public var framesSkipped = 0
+    public var retimes = 0
     public var prepareMs = 0.0
-    /// First frame's output tick minus its scheduled tick, µs.
+    /// First frame's output tick minus its scheduled tick, µs. With `--simulate` these are measured
+    /// against the simulated board's true clock; on hardware, against the board's own schedule.
     public var startErrorUs = 0.0
-    /// Per PLAYED block: largest output-minus-scheduled lateness, µs.
     public var scheduleErrorUs = Percentiles()
+    public var clockDriftPPM = 0.0
     public var rttUs = Percentiles()
     public var interrupted = false
     public var motorOffAtExit = false
@@ -34,10 +44,11 @@ public struct PlayReport: Sendable, Codable {
     enum CodingKeys: String, CodingKey {
         case framesTotal = "frames_total", framesSent = "frames_sent", retransmits
         case framesPlayed = "frames_played", underruns, lateArrivals = "late_arrivals", playedLate = "played_late"
-        case dutyMismatches = "duty_mismatches", outOfOrder = "out_of_order", naks
-        case boardCRCErrors = "crc_errors", hostRxErrors = "host_rx_errors", prepareMs = "prepare_ms"
-        case startErrorUs = "start_error_us", scheduleErrorUs = "schedule_error_us", rttUs = "rtt_us"
-        case interrupted, motorOffAtExit = "motor_off_at_exit"
+        case dutyMismatches = "duty_mismatches", outOfOrder = "out_of_order", unreported, naks
+        case crcErrors = "crc_errors", hostRxErrors = "host_rx_errors", reconnects
+        case reconnectGapMs = "reconnect_gap_ms", framesSkipped = "frames_skipped", retimes, prepareMs = "prepare_ms"
+        case startErrorUs = "start_error_us", scheduleErrorUs = "schedule_error_us", clockDriftPPM = "clock_drift_ppm"
+        case rttUs = "rtt_us", interrupted, motorOffAtExit = "motor_off_at_exit"
     }
 }
 

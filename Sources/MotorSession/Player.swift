@@ -1,5 +1,6 @@
-// Streams frames to a prepared board: pre-fill, START on the board clock, keep the buffer topped up,
-// resend what was lost, check every PLAYED report, STOP at the end and confirm the motor is off.
+// Streams frames to a prepared board: pre-fill, START on the board clock, keep the buffer topped up
+// within the board's window, resend what was lost, check every PLAYED report, and STOP at the end.
+// Clock tracking and re-timing live in Player+Clock.swift, reconnecting in Player+Recovery.swift.
 
 import MotorWire
 import SerialLink
@@ -12,166 +13,345 @@ public struct LiveStatus: Sendable {
     public var framesTotal: Int
     public var board: Status?
     public var retransmits: Int
+    public var rttUs: Double?
+    public var driftPPM: Double?
+    /// "playing", or what the session is doing instead ("reconnecting, attempt 2").
+    public var state: String
 }
 
 public final class Player {
     let channel: BoardChannel
-    let prepared: Prepared
+    var prepared: Prepared
     let options: SessionOptions
-    public private(set) var report = PlayReport()
-    /// The START sent (its timebase says when each frame was due on the board clock).
-    public private(set) var start: Start?
+    /// Reopens the port after a disconnect (nil: a disconnect ends the session).
+    public var reopen: (() throws(LinkError) -> ByteLink)?
+    public internal(set) var report = PlayReport()
     /// Called with every PLAYED report, for callers that check the board's evidence themselves.
     public var onPlayed: ((Played) -> Void)?
-    private var rtts: [Double] = []
-    private var lateness: [Double] = []
+
+    // Stream state, in session frame indices (wire index = session index - wireBase).
+    var source: FrameSource!
+    var total = 0
+    var wireBase = 0
+    var next = 0
+    var highestSent = 0
+    var acked = 0
+    var playedThrough = 0
+    var stopSent = false
+    var lastSendNs: UInt64 = 0
+    var lastProgressNs: UInt64 = 0
+    var lastHeardNs: UInt64 = 0
+    var lastBoard: Status?
+    var lastRTTUs: Double?
+    var lastFramePlayedNs: UInt64 = 0
+    /// Host time at which session frame 0 is meant to be felt.
+    public internal(set) var sessionStartNs: UInt64 = 0
+    /// The timebase last sent to the board (wire indices).
+    public internal(set) var timebase: Timebase?
+    /// The session index of wire index 0 for each board connection (one entry per prepare).
+    public internal(set) var wireBases: [Int] = []
+    /// Every START sent, as (session index of wire 0, START) — for harnesses that check true timing.
+    public internal(set) var starts: [(wireBase: Int, start: Start)] = []
+    var tracker: ClockTracker
+    var clockTokens: [UInt32: UInt64] = [:]
+    var nextToken: UInt32 = 1_000
+    var nextSyncNs: UInt64 = 0
+    var lastRetimeNs: UInt64 = 0
+    var lateness: [Double] = []
+    var statusText = "playing"
+    var sentAt = [(index: Int, at: UInt64)](repeating: (-1, 0), count: 2048)
+    var lastErrorCount = 0
+    var lastErrorNs: UInt64 = 0
+    var lastRepairIndex = -1
+    var lastRepairNs: UInt64 = 0
+    var lastStartResendNs: UInt64 = 0
+
+    /// A round trip and a half, at least 50 ms: NAKs older than this answer messages sent before a repair.
+    var repairGuardNs: UInt64 { max(50_000_000, tracker.minRTTNs * 3 / 2 + 20_000_000) }
+
+    /// Resends one message's worth of frames from `index` (a hole the board named), at most once per
+    /// round trip for the same hole: NAKs for messages sent before the repair keep arriving for a while.
+    func repair(from index: Int) throws(SessionError) {
+        guard index < highestSent else { return }
+        if index == lastRepairIndex && elapsed(now, since: lastRepairNs) < repairGuardNs { return }
+        lastRepairIndex = index
+        lastRepairNs = now
+        let format = prepared.config.dutyFormat
+        let n = min(format.maxPerMessage, options.maxFramesPerMessage, highestSent - index)
+        var block = FramesBlock(firstIndex: wire(index), format: format)
+        for v in source.frames(from: index, count: n) { block.values.append(v) }
+        try channel.send(.frames(block))
+        noteSent(from: index, count: n)
+        report.framesSent += n
+        report.retransmits += n
+        lastSendNs = now
+    }
+
+    /// The line corrupted frames within the last few seconds (CRC errors counted by either side).
+    var lossyLine: Bool {
+        let errors = report.crcErrors + Int(channel.rxErrors.total)
+        if errors > lastErrorCount {
+            lastErrorCount = errors
+            lastErrorNs = now
+        }
+        return lastErrorNs > 0 && elapsed(now, since: lastErrorNs) < 5_000_000_000
+    }
+
+    /// Sends frames [index, index + count) again, unconditionally.
+    func resend(from index: Int, count: Int) throws(SessionError) {
+        let format = prepared.config.dutyFormat
+        let n = min(format.maxPerMessage, count, highestSent - index)
+        guard n > 0 else { return }
+        var block = FramesBlock(firstIndex: wire(index), format: format)
+        for v in source.frames(from: index, count: n) { block.values.append(v) }
+        try channel.send(.frames(block))
+        report.framesSent += n
+        report.retransmits += n
+    }
+
+    /// Remembers when frames were last sent (a ring over the board's window).
+    func noteSent(from index: Int, count: Int) {
+        let t = now
+        for i in index..<(index + count) { sentAt[i & 2047] = (i, t) }
+    }
+
+    /// Frame `index` was sent long enough ago that it should have arrived: if the board still misses it,
+    /// it was lost.
+    func overdue(_ index: Int) -> Bool {
+        let entry = sentAt[index & 2047]
+        guard entry.index == index else { return false }
+        return elapsed(now, since: entry.at) > repairGuardNs
+    }
 
     public init(channel: BoardChannel, prepared: Prepared, options: SessionOptions) {
         self.channel = channel
         self.prepared = prepared
         self.options = options
+        tracker = prepared.clock
         report.prepareMs = Double(prepared.prepareNs) / 1e6
-        rtts = prepared.clock.rtts.map { Double($0) / 1000 }
     }
+
+    /// The current board clock estimate.
+    public var clockEstimate: ClockEstimate? { tracker.estimate() }
+    public var clockSamples: [ClockSample] { tracker.samples }
+
+    var rate: Int { options.frameRate }
+    var now: UInt64 { channel.clock.nowNs() }
+
+    /// Host time at which session frame `i` is meant to be felt.
+    public func intendedNs(_ i: Int) -> UInt64 { sessionStartNs + UInt64(i) * 1_000_000_000 / UInt64(rate) }
+
+    func wire(_ i: Int) -> UInt32 { UInt32(truncatingIfNeeded: i - wireBase) }
 
     /// Plays `source` to the end (or until `shouldStop` returns true). The motor is off when it returns,
     /// also when it throws, as far as the link still works.
     public func play(_ source: FrameSource, onStatus: (LiveStatus) -> Void = { _ in },
                      shouldStop: () -> Bool = { false }) throws(SessionError) -> PlayReport {
+        self.source = source
+        total = source.frameCount
+        report.framesTotal = total
         do {
-            try stream(source, onStatus: onStatus, shouldStop: shouldStop)
+            try stream(onStatus: onStatus, shouldStop: shouldStop)
         } catch {
+            finishReport()
             report.motorOffAtExit = stopMotor()
             throw error
         }
+        finishReport()
         report.motorOffAtExit = stopMotor()
-        report.rttUs = Percentiles(rtts)
-        report.scheduleErrorUs = Percentiles(lateness)
-        report.hostRxErrors = Int(channel.rxErrors.total)
         return report
     }
 
-    private func stream(_ source: FrameSource, onStatus: (LiveStatus) -> Void,
-                        shouldStop: () -> Bool) throws(SessionError) {
-        let info = prepared.info
-        let rate = options.frameRate
-        let total = source.frameCount
-        report.framesTotal = total
-        let format = prepared.config.dutyFormat
-        let targetFrames = max(1, min(Int(info.bufferCapacity) - 8, rate * options.targetBufferMs / 1000))
-        let periodQ32 = Start.periodQ32(clockHz: info.clockHz, frameRate: rate)
+    func finishReport() {
+        report.rttUs = Percentiles(tracker.rtts.map { Double($0) / 1000 })
+        report.scheduleErrorUs = Percentiles(lateness)
+        report.hostRxErrors = Int(channel.rxErrors.total)
+        report.clockDriftPPM = tracker.estimate()?.driftPPM ?? 0
+    }
 
-        var next = 0            // next frame index to send
-        var highestSent = 0     // one past the highest index ever sent
-        var acked = 0           // board's next expected index
-        var playedThrough = 0   // one past the last index in a PLAYED report
-        var lastSendNs: UInt64 = 0
-        var lastProgressNs = MonotonicClock.nowNs()
-        var stopSent = false
+    private func stream(onStatus: (LiveStatus) -> Void, shouldStop: () -> Bool) throws(SessionError) {
+        sessionStartNs = now + UInt64(options.startLeadMs) * 1_000_000
+        try begin(at: 0)
         var nextViewNs: UInt64 = 0
-
-        func sendFrames(upTo limit: Int) throws(SessionError) {
-            while next < min(limit, total) {
-                let n = min(format.maxPerMessage, min(limit, total) - next)
-                var block = FramesBlock(firstIndex: UInt32(truncatingIfNeeded: next), format: format)
-                for v in source.frames(from: next, count: n) { block.values.append(v) }
-                try channel.send(.frames(block))
-                report.framesSent += n
-                if next < highestSent { report.retransmits += min(n, highestSent - next) }
-                next += n
-                highestSent = max(highestSent, next)
-                lastSendNs = MonotonicClock.nowNs()
-            }
-        }
-
-        // Pre-fill, then START: frame 0 plays at startNs on the host clock, mapped to a board tick.
-        try sendFrames(upTo: targetFrames)
-        let startNs = MonotonicClock.nowNs() + UInt64(options.startLeadMs) * 1_000_000
-        let start = Start(anchorIndex: 0, anchorTick: prepared.clock.tick(atHostNs: startNs), periodQ32: periodQ32)
-        let timebase = start.timebase
-        self.start = start
-        try channel.send(.start(start))
-        let endNs = startNs + UInt64(total) * 1_000_000_000 / UInt64(rate)
-
-        while playedThrough < total {
-            let now = MonotonicClock.nowNs()
+        while playedThrough < total && !boardFinished {
+            let t = now
             if shouldStop() {
                 report.interrupted = true
                 return
             }
-            if now > endNs + 3_000_000_000 {
+            if t > intendedNs(total) + 3_000_000_000 {
                 throw .timeout("the board to report the last frames played")
             }
-            // Frame the board is playing now, by our clock estimate.
-            let playing = now < startNs ? 0 : Int((now - startNs) * UInt64(rate) / 1_000_000_000)
-            try sendFrames(upTo: playing + targetFrames)
-            if next >= total && !stopSent {
-                try channel.send(.stop(atIndex: UInt32(truncatingIfNeeded: total)))
-                stopSent = true
-                lastSendNs = now
+            do {
+                try pump(at: t)
+            } catch {
+                guard case .link(let e) = error, case .disconnected = e else { throw error }
+                try recover(reason: e.description, onStatus: onStatus)
             }
-            if acked < next && elapsed(now, since: lastProgressNs) > UInt64(options.retransmitTimeoutMs) * 1_000_000 {
-                next = acked  // go back N: nothing acknowledged lately, resend from the board's point
-                lastProgressNs = now
+            if elapsed(now, since: lastHeardNs) > UInt64(options.silenceTimeoutMs) * 1_000_000 {
+                try recover(reason: "the board stopped answering", onStatus: onStatus)
             }
-            if elapsed(now, since: lastSendNs) > UInt64(options.heartbeatMs) * 1_000_000 {
-                try channel.send(.heartbeat)
-                lastSendNs = now
-            }
-            for m in try channel.receive(timeoutMs: 5) {
-                switch m {
-                case .status(let s):
-                    report.underruns = Int(s.underruns)
-                    report.lateArrivals = Int(s.lateFrames)
-                    report.boardCRCErrors = Int(s.rxCRCErrors)
-                    if s.state == .failsafe { throw .incompatible("the board's failsafe fired (no traffic for \(options.failsafeMs) ms)") }
-                    if s.state != .idle {
-                        let expected = Int(s.nextExpected)
-                        if expected > acked {
-                            acked = expected
-                            lastProgressNs = now
-                        }
-                        if expected > next { next = expected }  // the board moved past these (underrun)
-                    }
-                    lastBoard = s
-                case .nak(let n):
-                    report.naks += 1
-                    switch n.code {
-                    case .gap, .bufferFull:
-                        next = Int(n.detail)
-                        lastProgressNs = now
-                    default:
-                        throw .refused(n)
-                    }
-                case .played(let p):
-                    onPlayed?(p)
-                    let first = Int(p.firstIndex)
-                    if first != playedThrough { report.outOfOrder += 1 }
-                    if first == 0 {
-                        report.startErrorUs = ticksToUs(Int64(p.firstTick) - Int64(timebase.due(0)))
-                    }
-                    playedThrough = first + Int(p.count)
-                    report.framesPlayed += Int(p.count)
-                    report.playedLate += Int(p.lateCount)
-                    lateness.append(ticksToUs(Int64(p.maxLateTicks)))
-                    if p.dutyCRC != dutyCRC(source.frames(from: first, count: Int(p.count))) {
-                        report.dutyMismatches += 1
-                    }
-                case .info:
-                    throw .incompatible("the board restarted during playback")
-                case .clock:
-                    break
-                }
-            }
-            if now >= nextViewNs {
-                nextViewNs = now + 100_000_000
-                onStatus(LiveStatus(elapsed: (Double(now) - Double(startNs)) / 1e9, framesPlayed: playedThrough,
-                                    framesTotal: total, board: lastBoard, retransmits: report.retransmits))
+            if t >= nextViewNs {
+                nextViewNs = t + 100_000_000
+                onStatus(LiveStatus(elapsed: (Double(t) - Double(sessionStartNs)) / 1e9, framesPlayed: playedThrough,
+                                    framesTotal: total, board: lastBoard, retransmits: report.retransmits,
+                                    rttUs: lastRTTUs, driftPPM: tracker.estimate()?.driftPPM, state: statusText))
             }
         }
     }
 
-    private var lastBoard: Status?
+    /// Pre-fills from session frame `first` (wire index 0) and STARTs so it plays at its intended time.
+    func begin(at first: Int) throws(SessionError) {
+        wireBase = first
+        wireBases.append(first)
+        next = first
+        highestSent = first
+        acked = first
+        playedThrough = max(playedThrough, first)
+        stopSent = false
+        lastProgressNs = now
+        lastHeardNs = now
+        try sendFrames(upTo: first + targetFrames)
+        let estimate = tracker.estimate()!
+        let start = Start(anchorIndex: 0, anchorTick: estimate.tick(atHostNs: intendedNs(first)),
+                          periodQ32: period(estimate))
+        timebase = start.timebase
+        starts.append((first, start))
+        lastRetimeNs = now
+        try channel.send(.start(start))
+        nextSyncNs = now
+    }
+
+    var targetFrames: Int {
+        max(1, min(Int(prepared.info.bufferCapacity) - 8, rate * options.targetBufferMs / 1000))
+    }
+
+    /// Sends frames up to `limit` (exclusive), never more than the board's window past its last ACK.
+    func sendFrames(upTo limit: Int) throws(SessionError) {
+        let format = prepared.config.dutyFormat
+        let window = acked + Int(prepared.info.bufferCapacity) - 8
+        let end = min(limit, window, total)
+        while next < end {
+            let n = min(format.maxPerMessage, options.maxFramesPerMessage, end - next)
+            var block = FramesBlock(firstIndex: wire(next), format: format)
+            for v in source.frames(from: next, count: n) { block.values.append(v) }
+            try channel.send(.frames(block))
+            noteSent(from: next, count: n)
+            report.framesSent += n
+            if next < highestSent { report.retransmits += min(n, highestSent - next) }
+            next += n
+            highestSent = max(highestSent, next)
+            lastSendNs = now
+        }
+    }
+
+    /// One round: send what is due, read what came, react.
+    func pump(at t: UInt64) throws(SessionError) {
+        let playing = t < sessionStartNs ? 0 : Int((t - sessionStartNs) * UInt64(rate) / 1_000_000_000)
+        // Top up in batches of ~100 ms: one-frame messages every frame period would waste most of the
+        // link on headers and queue everything else behind them.
+        let batch = max(1, min(prepared.config.dutyFormat.maxPerMessage, options.maxFramesPerMessage, rate / 10))
+        if playing + targetFrames - next >= batch || next < playing + targetFrames / 2 {
+            let before = next
+            try sendFrames(upTo: playing + targetFrames)
+            // On a line that corrupts frames, send the previous batch once more as well: a frame is then
+            // lost only if both copies are (at 40 % message loss: 16 %), and repairs have far less to do.
+            if lossyLine && next > before && before - batch >= acked {
+                try resend(from: before - batch, count: batch)
+            }
+        }
+        if next >= total && !stopSent {
+            try channel.send(.stop(atIndex: wire(total)))
+            stopSent = true
+            lastSendNs = t
+        }
+        // Retransmission timeout: the oldest unacknowledged frame has been out longer than the RTO.
+        if acked < highestSent && elapsed(t, since: lastProgressNs) > UInt64(options.retransmitTimeoutMs) * 1_000_000
+            && elapsed(t, since: sentAt[acked & 2047].index == acked ? sentAt[acked & 2047].at : t) > UInt64(options.retransmitTimeoutMs) * 1_000_000 {
+            try repair(from: acked)
+            lastProgressNs = t
+        }
+        try syncClock(at: t)
+        if elapsed(t, since: lastSendNs) > UInt64(options.heartbeatMs) * 1_000_000 {
+            try channel.send(.heartbeat)
+            lastSendNs = t
+        }
+        for m in try channel.receive(timeoutMs: 2) {
+            lastHeardNs = now
+            try handle(m, playing: playing)
+        }
+    }
+
+    func handle(_ m: BoardMessage, playing: Int) throws(SessionError) {
+        switch m {
+        case .status(let s):
+            lastBoard = s
+            if stopSent && s.state == .configured && s.nextExpected == 0 && now >= intendedNs(total) {
+                // Stopped at the end; a lost final PLAYED leaves its frames unreported.
+                report.unreported += max(0, total - playedThrough)
+                playedThrough = total
+            }
+            report.underruns = Int(s.underruns)
+            report.lateArrivals = Int(s.lateFrames)
+            report.crcErrors = Int(s.rxCRCErrors) + Int(channel.rxErrors.badCRC)
+            if s.state == .failsafe || s.state == .idle {
+                throw .link(.disconnected(path: "board lost its configuration (\(s.state))"))
+            }
+            if s.state == .configured && !stopSent, let tb = timebase, elapsed(now, since: lastStartResendNs) > repairGuardNs {
+                // We started it, but it is still only configured: that START was lost. Send it again.
+                try channel.send(.start(Start(anchorIndex: tb.anchorIndex, anchorTick: tb.anchorTick, periodQ32: tb.periodQ32)))
+                lastStartResendNs = now
+            }
+            let expected = wireBase + Int(s.nextExpected)
+            if (s.state == .armed || s.state == .playing) && expected < highestSent && overdue(expected) {
+                try repair(from: expected)  // the first frame it misses should have arrived by now: lost
+            }
+            if s.nextExpected != 0 || s.state != .configured {
+                if expected > acked {
+                    acked = expected
+                    lastProgressNs = now
+                }
+                if expected > next { next = expected }  // the board moved past these (underrun)
+            }
+        case .nak(let n):
+            report.naks += 1
+            switch n.code {
+            case .gap, .bufferFull:
+                // NAKs for messages sent before we went back arrive for a while after it: going back again
+                // for the same index within a round trip would resend the same frames over and over.
+                // Selective repeat: the board kept what came after the hole; resend just the hole.
+                let index = wireBase + Int(n.detail)
+                if n.code == .bufferFull { next = min(next, index) } else { try repair(from: index) }
+            default:
+                throw .refused(n)
+            }
+        case .played(let p):
+            onPlayed?(p)
+            let first = wireBase + Int(p.firstIndex)
+            if first < playedThrough { report.outOfOrder += 1 }
+            if first > playedThrough { report.unreported += first - playedThrough }
+            if p.firstIndex == 0 && first == 0 {
+                report.startErrorUs = ticksToUs(Int64(p.firstTick) - Int64(timebase?.due(0) ?? p.firstTick))
+            }
+            playedThrough = first + Int(p.count)
+            lastFramePlayedNs = now
+            if playedThrough > acked { acked = playedThrough }  // it played them, so it had them
+            report.framesPlayed += Int(p.count)
+            report.playedLate += Int(p.lateCount)
+            lateness.append(ticksToUs(Int64(p.maxLateTicks)))
+            if p.dutyCRC != dutyCRC(source.frames(from: first, count: Int(p.count))) { report.dutyMismatches += 1 }
+        case .clock(let token, let tick):
+            clockReply(token: token, tick: tick)
+        case .info:
+            throw .link(.disconnected(path: "board restarted"))
+        }
+    }
+
+    /// The board stopped by itself at the end (its final PLAYED report may have been lost on the line).
+    var boardFinished: Bool {
+        guard stopSent, let s = lastBoard, s.state == .configured else { return false }
+        return now > intendedNs(total)
+    }
 
     func ticksToUs(_ ticks: Int64) -> Double { Double(ticks) * 1e6 / Double(prepared.info.clockHz) }
 

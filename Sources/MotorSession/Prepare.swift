@@ -7,16 +7,34 @@ import SerialLink
 public struct Prepared: Sendable {
     public var info: Info
     public var config: Configure
-    public var clock: ClockEstimate
+    public var clock: ClockTracker
     public var prepareNs: UInt64
 }
 
 extension BoardChannel {
+    /// Sends `message` and waits for the reply `match` accepts; on a timeout (the message or its reply
+    /// lost on the line) it sends again, up to `attempts` times in all. For idempotent requests only.
+    func exchange<T>(_ message: HostMessage, _ what: String, attempts: Int = 5, timeoutMs: Int,
+                     _ match: (BoardMessage, UInt8) throws(SessionError) -> T?) throws(SessionError) -> T {
+        var lastError = SessionError.timeout(what)
+        for _ in 0..<max(1, attempts) {
+            let seq = try send(message)
+            do {
+                return try waitFor(what, timeoutMs: timeoutMs) { m throws(SessionError) -> T? in try match(m, seq) }
+            } catch {
+                guard case .timeout = error else { throw error }
+                lastError = error
+                try resync()
+            }
+        }
+        throw lastError
+    }
+
     /// Asks the board to announce itself and waits for INFO (it also announces itself at boot).
     public func hello(timeoutMs: Int) throws(SessionError) -> Info {
         try resync()
-        try send(.hello)
-        let info = try waitFor("INFO", timeoutMs: timeoutMs) { m throws(SessionError) -> Info? in
+        let attempts = max(1, timeoutMs / 500)
+        let info = try exchange(.hello, "INFO", attempts: attempts, timeoutMs: timeoutMs / attempts) { m, _ throws(SessionError) -> Info? in
             if case .info(let i) = m { return i }
             return nil
         }
@@ -28,8 +46,7 @@ extension BoardChannel {
 
     /// Sends CONFIGURE and waits for the board's STATUS (or its NAK).
     public func configure(_ c: Configure, timeoutMs: Int) throws(SessionError) {
-        let s = try send(.configure(c))
-        _ = try waitFor("CONFIGURE reply", timeoutMs: timeoutMs) { m throws(SessionError) -> Bool? in
+        _ = try exchange(.configure(c), "CONFIGURE reply", attempts: 10, timeoutMs: timeoutMs) { m, s throws(SessionError) -> Bool? in
             switch m {
             case .status(let st) where st.ackSeq == s: return true
             case .nak(let n) where n.refSeq == s: throw .refused(n)
@@ -42,18 +59,18 @@ extension BoardChannel {
     public func clockSample(token: UInt32, timeoutMs: Int, other: (BoardMessage) -> Void = { _ in })
         throws(SessionError) -> ClockSample
     {
-        let sent = MonotonicClock.nowNs()
+        let sent = clock.nowNs()
         try send(.clockRequest(token: token))
         let tick = try waitFor("CLOCK reply", timeoutMs: timeoutMs, other: other) { m throws(SessionError) -> UInt64? in
             if case .clock(let t, let tick) = m, t == token { return tick }
             return nil
         }
-        return ClockSample(sentNs: sent, receivedNs: MonotonicClock.nowNs(), tick: tick)
+        return ClockSample(sentNs: sent, receivedNs: clock.nowNs(), tick: tick)
     }
 
     /// HELLO, CONFIGURE and clock sync, timed.
     public func prepare(options o: SessionOptions) throws(SessionError) -> Prepared {
-        let t0 = MonotonicClock.nowNs()
+        let t0 = clock.nowNs()
         let info = try hello(timeoutMs: o.helloTimeoutMs)
         guard o.frameRate >= Int(info.minFrameRateHz), o.frameRate <= Int(info.maxFrameRateHz) else {
             throw .incompatible("frame rate \(o.frameRate) Hz is outside the board's \(info.minFrameRateHz)...\(info.maxFrameRateHz) Hz")
@@ -63,11 +80,27 @@ extension BoardChannel {
                                failsafeMs: o.failsafeMs, flags: reverse ? Configure.flagAllowReverse : 0,
                                reportEvery: o.reportEvery)
         try configure(config, timeoutMs: o.replyTimeoutMs)
-        var samples: [ClockSample] = []
-        for k in 0..<o.clockSamples {
-            samples.append(try clockSample(token: UInt32(k + 1), timeoutMs: o.replyTimeoutMs))
+        // Clock sync until converged: at least `clockSamples` exchanges, and until the offset estimate
+        // moved less than 50 µs over the last 8 (at most 4x the minimum).
+        var tracker = ClockTracker(clockHz: info.clockHz)
+        var recent: [Double] = []
+        var lost = 0
+        for k in 0..<(4 * o.clockSamples) {
+            // A lost exchange is simply skipped (a few in a row mean the board is gone).
+            guard let sample = try? clockSample(token: UInt32(k + 1), timeoutMs: o.replyTimeoutMs) else {
+                lost += 1
+                if lost > 3 * o.clockSamples { throw .timeout("CLOCK replies (\(lost) lost)") }
+                continue
+            }
+            tracker.add(sample)
+            let e = tracker.estimate()!
+            recent.append(Double(e.tick(atHostNs: tracker.samples[0].midNs)))
+            if recent.count > 8 { recent.removeFirst() }
+            let spread = (recent.max()! - recent.min()!) / e.ticksPerNs / 1000  // µs
+            if k + 1 >= o.clockSamples && recent.count == 8 && spread < 50 { break }
         }
-        let clock = ClockEstimate(samples: samples, clockHz: info.clockHz)
-        return Prepared(info: info, config: config, clock: clock, prepareNs: MonotonicClock.nowNs() - t0)
+        guard !tracker.samples.isEmpty else { throw .timeout("CLOCK replies") }
+        let clock = tracker
+        return Prepared(info: info, config: config, clock: clock, prepareNs: self.clock.nowNs() - t0)
     }
 }

@@ -147,7 +147,7 @@ public struct Status: Sendable, Equatable {
 public enum NakCode: UInt8, Sendable, CaseIterable {
     /// The message decoded but its payload was invalid for its type.
     case badMessage = 1
-    /// FRAMES skipped ahead: detail = the index the board expects next.
+    /// FRAMES skipped past a hole (kept anyway): detail = the first missing index.
     case gap = 2
     /// FRAMES beyond the buffer: detail = the index the board expects next.
     case bufferFull = 3

@@ -9,10 +9,17 @@ public final class Mutex: @unchecked Sendable {
     public init() { pthread_mutex_init(&m, nil) }
     deinit { pthread_mutex_destroy(&m) }
 
-    public func withLock<T>(_ body: () throws -> T) rethrows -> T {
+    public func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         pthread_mutex_lock(&m)
         defer { pthread_mutex_unlock(&m) }
         return try body()
+    }
+
+    /// Inside `withLock`: releases the lock while `body` runs (a sleep), then takes it again.
+    public func unlockForWait(_ body: () -> Void) {
+        pthread_mutex_unlock(&m)
+        body()
+        pthread_mutex_lock(&m)
     }
 }
 
@@ -23,4 +30,15 @@ public enum MonotonicClock {
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
     }
+}
+
+/// Where the host session reads the time: the real monotonic clock, or a simulation's virtual one.
+public protocol HostClock: Sendable {
+    func nowNs() -> UInt64
+}
+
+/// CLOCK_MONOTONIC.
+public struct SystemClock: HostClock {
+    public init() {}
+    public func nowNs() -> UInt64 { MonotonicClock.nowNs() }
 }

@@ -166,3 +166,48 @@ func crc(_ values: [UInt16]) -> UInt16 {
     }
     return c.value
 }
+
+@Suite struct WakeTests {
+    /// With an output lead and the next frame not yet received, the board must not ask to be woken
+    /// before it can do anything (that spins a real MCU, and stalls a virtual-time simulation).
+    @Test func wakingAlwaysMakesProgress() {
+        var b = Bench(lead: 5000)
+        b.configure()
+        b.send(Bench.frames(0, [10, 20]), at: 0)
+        b.start(anchorTick: 10_000, at: 0)
+        var t: UInt64 = 0
+        var wakes = 0
+        while t < 30_000 && wakes < 1000 {
+            let w = b.core.nextWake(now: t)
+            guard w != UInt64.max else { break }
+            let before = (b.core.nextPlay, b.core.state)
+            t = w
+            b.core.service(now: t)
+            b.collect()
+            wakes += 1
+            // Each wake either plays a frame or changes state, or the next wake is later.
+            #expect(b.core.nextPlay != before.0 || b.core.state != before.1 || b.core.nextWake(now: t) > t,
+                    "woken at \(t) for nothing")
+        }
+        #expect(wakes < 1000)
+        #expect(b.core.underruns > 0)  // frames 2... never came: declared at their ticks
+    }
+}
+
+@Suite struct SelectiveRepeatTests {
+    @Test func framesPastAHoleAreKeptAndTheHoleIsNamed() {
+        var b = Bench()
+        b.configure()
+        b.send(Bench.frames(0, [1, 2]), at: 0)
+        b.send(Bench.frames(4, [5, 6]), at: 0)         // 2 and 3 lost on the line
+        #expect(b.naks.map(\.code) == [.gap])
+        #expect(b.naks.first?.detail == 2)
+        #expect(b.core.nextExpected == 2)
+        b.send(Bench.frames(2, [3, 4]), at: 0)         // the repair fills the hole
+        #expect(b.core.nextExpected == 6)              // and the frames past it count again
+        b.start(anchorTick: 1000, at: 0)
+        b.run(stride(from: 0, to: 6_500, by: 100))
+        #expect(b.core.underruns == 0)
+        #expect(b.played.first?.dutyCRC == crc([1, 2, 3, 4]))
+    }
+}

@@ -28,7 +28,7 @@ import Testing
         #expect(report.motorOffAtExit)
 
         // Felt amplitude, sampled every 10 ms of board time from frame 0's tick.
-        let t0 = try #require(player.start).timebase.due(0)
+        let t0 = try #require(player.starts.first).start.timebase.due(0)
         let ms10 = UInt64(spec.clockHz / 100)
         let felt = board.felt(from: t0, to: t0 + 300 * ms10, stepTicks: ms10, model: ERMModel())
         #expect(felt[5] < 0.01)          // 50 ms in: intended ~0.007, below the stall threshold

@@ -1,0 +1,58 @@
+// Clock tracking during playback: CLOCK exchanges, and re-timing the board (START) when its schedule
+// drifts from the estimate, so a board crystal hundreds of ppm off never makes the breath drift.
+
+import MotorWire
+
+extension Player {
+    /// Board ticks per frame in 32.32 fixed point for the estimated board clock rate.
+    func period(_ e: ClockEstimate) -> UInt64 {
+        UInt64((e.ticksPerNs * 1e9 / Double(rate) * 4_294_967_296).rounded())
+    }
+
+    /// Sends a CLOCK request when one is due (densely at first, then every `syncMs`).
+    func syncClock(at t: UInt64) throws(SessionError) {
+        guard t >= nextSyncNs else { return }
+        let token = nextToken
+        nextToken &+= 1
+        clockTokens[token] = t
+        try channel.send(.clockRequest(token: token))
+        lastSendNs = t  // it keeps the board's failsafe fed, so no HEARTBEAT (and its STATUS reply) is needed
+        let dense = Double(elapsed(t, since: sessionStartNs)) / 1e9 < options.denseSyncS || t < sessionStartNs
+        nextSyncNs = t + UInt64(dense ? options.denseSyncMs : options.syncMs) * 1_000_000
+        clockTokens = clockTokens.filter { elapsed(t, since: $0.value) < 2_000_000_000 }
+    }
+
+    func clockReply(token: UInt32, tick: UInt64) {
+        guard let sent = clockTokens.removeValue(forKey: token) else { return }
+        let sample = ClockSample(sentNs: sent, receivedNs: now, tick: tick)
+        tracker.add(sample)
+        lastRTTUs = Double(sample.rttNs) / 1000
+        try? retimeIfNeeded()
+    }
+
+    /// Moves the board's timebase to the current estimate when they disagree by more than the threshold,
+    /// anchored a little ahead of what is playing now.
+    func retimeIfNeeded() throws(SessionError) {
+        guard let tb = timebase, let e = tracker.estimate() else { return }
+        let t = now
+        let playing = t < sessionStartNs ? wireBase : Int((t - sessionStartNs) * UInt64(rate) / 1_000_000_000)
+        let anchor = max(playing + rate / 10, wireBase)  // 100 ms ahead: already on its way, not yet output
+        guard anchor < total else { return }
+        let desired = e.tick(atHostNs: intendedNs(anchor))
+        let current = tb.due(wire(anchor))
+        let errorUs = abs(Double(Int64(bitPattern: desired &- current))) / e.ticksPerNs / 1000
+        let newPeriod = period(e)
+        // Also compare where the two timebases would be a second later (a period error).
+        let later = wire(anchor + rate)
+        let candidate = Timebase(anchorIndex: wire(anchor), anchorTick: desired, periodQ32: newPeriod)
+        let laterUs = abs(Double(Int64(bitPattern: candidate.due(later) &- tb.due(later)))) / e.ticksPerNs / 1000
+        guard errorUs > options.retimeThresholdUs || laterUs > options.retimeThresholdUs else { return }
+        guard elapsed(t, since: lastRetimeNs) >= 50_000_000 else { return }
+        let start = Start(anchorIndex: wire(anchor), anchorTick: desired, periodQ32: newPeriod)
+        try channel.send(.start(start))
+        timebase = candidate
+        starts.append((wireBase, start))
+        lastRetimeNs = t
+        report.retimes += 1
+    }
+}

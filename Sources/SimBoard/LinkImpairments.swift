@@ -1,0 +1,77 @@
+// What the simulated link does to bytes: latency, jitter, corruption, loss; parsed from --sim-link text.
+
+/// Impairments of a simulated serial link, per direction.
+public struct LinkImpairments: Sendable, Equatable {
+    public var latencyNs: UInt64 = 0
+    /// Each chunk's delay is latency ± up to this much (uniform); bytes never overtake each other.
+    public var jitterNs: UInt64 = 0
+    /// Probability that a byte has one bit flipped.
+    public var corruptPerByte = 0.0
+    /// Probability that a byte is lost.
+    public var dropPerByte = 0.0
+    /// Board clock error (the board is not part of the link, but the option lives here for the CLI).
+    public var driftPPM = 0.0
+
+    public init() {}
+
+    /// Parses "latency=16ms,jitter=8ms,drift=500ppm,corrupt=0.01,drop=0.001".
+    public static func parse(_ text: String) throws(ImpairmentError) -> LinkImpairments {
+        var l = LinkImpairments()
+        for item in text.split(separator: ",") where !item.isEmpty {
+            let kv = item.split(separator: "=", maxSplits: 1).map { String($0.filter { $0 != " " }) }
+            guard kv.count == 2 else { throw ImpairmentError(text: String(item), reason: "expected key=value") }
+            let (key, value) = (kv[0], kv[1])
+            switch key {
+            case "latency": l.latencyNs = try duration(value, key)
+            case "jitter": l.jitterNs = try duration(value, key)
+            case "drift":
+                guard let v = Double(value.hasSuffix("ppm") ? String(value.dropLast(3)) : value), abs(v) <= 10_000 else {
+                    throw ImpairmentError(text: value, reason: "drift is parts per million, e.g. 500ppm (at most 10000)")
+                }
+                l.driftPPM = v
+            case "corrupt", "drop":
+                guard let v = Double(value), (0...0.5).contains(v) else {
+                    throw ImpairmentError(text: value, reason: "\(key) is a probability per byte, 0...0.5")
+                }
+                if key == "corrupt" { l.corruptPerByte = v } else { l.dropPerByte = v }
+            default:
+                throw ImpairmentError(text: key, reason: "unknown setting (latency, jitter, drift, corrupt, drop)")
+            }
+        }
+        guard l.jitterNs <= l.latencyNs else {
+            throw ImpairmentError(text: text, reason: "jitter cannot exceed latency")
+        }
+        return l
+    }
+
+    static func duration(_ text: String, _ key: String) throws(ImpairmentError) -> UInt64 {
+        let units: [(String, Double)] = [("us", 1e3), ("ms", 1e6), ("s", 1e9)]
+        for (suffix, scale) in units where text.hasSuffix(suffix) {
+            if let v = Double(text.dropLast(suffix.count)), v >= 0, v <= 10 { return UInt64(v * scale) }
+            if let v = Double(text.dropLast(suffix.count)), v >= 0, v * scale <= 10e9 { return UInt64(v * scale) }
+        }
+        throw ImpairmentError(text: text, reason: "\(key) is a duration such as 16ms, 500us or 0.1s (at most 10 s)")
+    }
+}
+
+public struct ImpairmentError: Error, Sendable, CustomStringConvertible {
+    public var text: String
+    public var reason: String
+    public var description: String { "bad --sim-link '\(text)': \(reason)" }
+}
+
+/// SplitMix64: small, fast, seedable; simulations are reproducible from their seed.
+public struct SplitMix64: RandomNumberGenerator, Sendable {
+    var state: UInt64
+    public init(seed: UInt64) { state = seed }
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// Uniform in [0, 1).
+    public mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+}

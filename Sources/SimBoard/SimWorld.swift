@@ -1,0 +1,263 @@
+// A whole simulated setup in one event loop: the board on its own drifting clock and an impaired link.
+// Virtual pacing jumps from event to event (a 10-minute session in seconds, reproducible from a seed);
+// real-time pacing sleeps until each event. The host's link reads are what move the world forward.
+
+import BoardCore
+import Glibc
+import MotorWire
+import SerialLink
+
+/// One frame the board output, on its own clock.
+public struct PlayRecord: Sendable {
+    public var boot: Int
+    public var index: UInt32
+    public var due: UInt64
+    public var tick: UInt64
+    public var raw: UInt16
+}
+
+/// The simulated board's port: drive changes (for the motor model) and every played frame (for timing).
+public struct WorldPort: MotorPort, Sendable {
+    public var drive = SimMotorPort()
+    public var plays: [PlayRecord] = []
+    var boot = 0
+
+    public mutating func schedule(level: Int16, at tick: UInt64) { drive.schedule(level: level, at: tick) }
+    public mutating func off(at tick: UInt64) { drive.off(at: tick) }
+    public mutating func played(index: UInt32, due: UInt64, at tick: UInt64, raw: UInt16) {
+        plays.append(PlayRecord(boot: boot, index: index, due: due, tick: tick, raw: raw))
+    }
+}
+
+public final class SimWorld: @unchecked Sendable {
+    public enum Pacing: Sendable { case realTime, virtual }
+    /// `motorbreath` runs BoardCore; `naive` is a hobby sketch: each received byte is the duty, applied on arrival.
+    public enum BoardKind: Sendable { case motorbreath, naive }
+
+    public let pacing: Pacing
+    public let kind: BoardKind
+    public let spec: SimBoardSpec
+    public var impairments: LinkImpairments
+    public private(set) var clock: SimClock
+    /// The board clock of every boot (index = boot number), to judge each frame against the true time.
+    public private(set) var clockHistory: [SimClock] = []
+    public private(set) var board: BoardCore<WorldPort>
+    /// Naive board: (arrival tick, byte) of every byte received.
+    public private(set) var naiveLog: [(tick: UInt64, value: UInt8)] = []
+    /// The board stops reading and servicing (a wedged MCU): bytes pile up in the link.
+    public var stalled = false
+    public private(set) var boots = 0
+
+    private let mutex = Mutex()
+    private var now: UInt64 = 0
+    private let epoch: UInt64
+    private var rng: SplitMix64
+    private var toBoard: [(at: UInt64, bytes: [UInt8])] = []
+    private var toHost: [(at: UInt64, bytes: [UInt8])] = []
+    private var lastToBoard: UInt64 = 0
+    private var lastToHost: UInt64 = 0
+    private var unpluggedUntil: UInt64?
+    private var previousPlays: [PlayRecord] = []
+
+    public init(spec: SimBoardSpec = SimBoardSpec(), impairments: LinkImpairments = LinkImpairments(),
+                pacing: Pacing = .virtual, kind: BoardKind = .motorbreath, seed: UInt64 = 1) {
+        self.spec = spec
+        self.impairments = impairments
+        self.pacing = pacing
+        self.kind = kind
+        rng = SplitMix64(seed: seed)
+        epoch = MonotonicClock.nowNs()
+        var s = spec
+        s.driftPPM = impairments.driftPPM != 0 ? impairments.driftPPM : spec.driftPPM
+        clock = SimClock(clockHz: UInt64(s.clockHz), offsetTicks: s.offsetTicks, driftPPM: s.driftPPM, bootNs: 0)
+        board = BoardCore(port: WorldPort(), info: s.info, outputLeadTicks: UInt64(s.outputLeadMs) * UInt64(s.clockHz) / 1000)
+        clockHistory = [clock]
+        if kind == .motorbreath { bootBoard() }
+    }
+
+    public var hostLink: ByteLink { HostEnd(world: self) }
+    public var hostClock: HostClock { WorldClock(world: self) }
+
+    /// Every frame played, across reboots.
+    public var plays: [PlayRecord] { mutex.withLock { previousPlays + board.port.plays } }
+    public var driveChanges: [DriveChange] { mutex.withLock { board.port.drive.changes } }
+    public var nowNs: UInt64 { mutex.withLock { now } }
+    /// Bytes written by the host and not yet taken by the board.
+    public var bytesInFlightToBoard: Int { mutex.withLock { toBoard.reduce(0) { $0 + $1.bytes.count } } }
+
+    /// Board power-cycle: its clock restarts from a new offset, state is lost, it announces itself.
+    public func reboot() { mutex.withLock { rebootLocked() } }
+
+    /// Cable pulled for `durationNs`: bytes in flight are lost, the link reports a disconnect, and the
+    /// board (powered over USB) reboots when it comes back.
+    public func unplug(forNs duration: UInt64) {
+        mutex.withLock {
+            unpluggedUntil = now + duration
+            toBoard.removeAll()
+            toHost.removeAll()
+            board.port.off(at: clock.ticks(atHostNs: now))
+        }
+    }
+
+    /// Advances the world to `t` (virtual pacing; in real time it waits), for harnesses between host steps.
+    public func run(until t: UInt64) { mutex.withLock { runLocked(until: t, stopOnHostData: false) } }
+
+    // MARK: - event loop (lock held)
+
+    private func rebootLocked() {
+        previousPlays += board.port.plays
+        boots += 1
+        let offset = clock.ticks(atHostNs: now) &* 7 % 1_000_000_007  // a different, unrelated count
+        clock = SimClock(clockHz: clock.clockHz, offsetTicks: offset, driftPPM: clock.driftPPM, bootNs: now)
+        clockHistory.append(clock)
+        var port = WorldPort()
+        port.boot = boots
+        board = BoardCore(port: port, info: board.info, outputLeadTicks: board.outputLeadTicks)
+        bootBoard()
+    }
+
+    private func bootBoard() {
+        board.boot(now: clock.ticks(atHostNs: now))
+        drainBoard()
+    }
+
+    private func realNow() -> UInt64 { MonotonicClock.nowNs() - epoch }
+
+    private func boardWake() -> UInt64 {
+        guard kind == .motorbreath, !stalled else { return UInt64.max }
+        // The tick goes into a local first: computing it inside the call would make Swift copy the whole
+        // board (its logs included) to keep the accesses apart.
+        let tick = clock.ticks(atHostNs: now)
+        let w = board.nextWake(now: tick)
+        return w == UInt64.max ? w : max(now, clock.hostNs(atTick: w))
+    }
+
+    /// Processes events in time order until `deadline`, or until bytes are ready for the host.
+    private func runLocked(until deadline: UInt64, stopOnHostData: Bool) {
+        while true {
+            if let u = unpluggedUntil, now >= u {
+                unpluggedUntil = nil
+                rebootLocked()
+            }
+            if stopOnHostData, let first = toHost.first, first.at <= now { return }
+            var next = deadline
+            if let d = toBoard.first?.at, !stalled { next = min(next, d) }
+            next = min(next, boardWake())
+            if stopOnHostData, let h = toHost.first?.at { next = min(next, h) }
+            if let u = unpluggedUntil { next = min(next, u) }
+            next = max(next, now)
+            if pacing == .realTime {
+                let real = realNow()
+                if next > real {
+                    mutex.unlockForWait { sleepNs(next - real) }
+                }
+            }
+            now = next
+            step()
+            if now >= deadline { return }
+        }
+    }
+
+    /// Delivers due bytes to the board and services it.
+    private func step() {
+        guard !stalled else { return }
+        let tick = clock.ticks(atHostNs: now)
+        while let first = toBoard.first, first.at <= now {
+            toBoard.removeFirst()
+            for b in first.bytes {
+                if kind == .naive { naiveLog.append((tick, b)) } else { board.receive(b, now: tick) }
+            }
+        }
+        guard kind == .motorbreath else { return }
+        var rounds = 0
+        let t = clock.ticks(atHostNs: now)
+        repeat {
+            board.service(now: t)
+            drainBoard()
+            rounds += 1
+        } while board.nextWake(now: t) <= t && rounds < 256
+    }
+
+    private func drainBoard() {
+        var wire = FixedBytes()
+        var out: [UInt8] = []
+        while board.nextOutgoing(into: &wire) { for i in 0..<wire.count { out.append(wire[i]) } }
+        if !out.isEmpty && unpluggedUntil == nil { send(out, toHost: true) }
+    }
+
+    /// Queues bytes for the other side through the impairments (FIFO: nothing overtakes).
+    private func send(_ bytes: [UInt8], toHost: Bool) {
+        var data: [UInt8] = []
+        data.reserveCapacity(bytes.count)
+        for b in bytes {
+            if impairments.dropPerByte > 0 && rng.unit() < impairments.dropPerByte { continue }
+            var v = b
+            if impairments.corruptPerByte > 0 && rng.unit() < impairments.corruptPerByte { v ^= 1 << UInt8(rng.next() % 8) }
+            data.append(v)
+        }
+        var delay = Double(impairments.latencyNs)
+        if impairments.jitterNs > 0 { delay += (rng.unit() * 2 - 1) * Double(impairments.jitterNs) }
+        if toHost {
+            let at = max(lastToHost, now + UInt64(max(0, delay)))
+            lastToHost = at
+            self.toHost.append((at, data))
+        } else {
+            let at = max(lastToBoard, now + UInt64(max(0, delay)))
+            lastToBoard = at
+            toBoard.append((at, data))
+        }
+    }
+
+    // MARK: - the host's end
+
+    fileprivate func hostWrite(_ bytes: [UInt8]) throws(LinkError) {
+        try mutex.withLock { () throws(LinkError) in
+            if unpluggedUntil != nil { throw LinkError.disconnected(path: "simulated board") }
+            if pacing == .realTime { runLocked(until: max(now, realNow()), stopOnHostData: false) }
+            send(bytes, toHost: false)
+        }
+    }
+
+    fileprivate func hostRead(maxBytes: Int, timeoutMs: Int) throws(LinkError) -> [UInt8] {
+        try mutex.withLock { () throws(LinkError) in
+            if unpluggedUntil != nil && now < unpluggedUntil! {
+                runLocked(until: min(unpluggedUntil!, now + UInt64(timeoutMs) * 1_000_000), stopOnHostData: false)
+                throw LinkError.disconnected(path: "simulated board")
+            }
+            let start = pacing == .realTime ? max(now, realNow()) : now
+            runLocked(until: start + UInt64(max(0, timeoutMs)) * 1_000_000, stopOnHostData: true)
+            var out: [UInt8] = []
+            while let first = toHost.first, first.at <= now, out.count + first.bytes.count <= maxBytes || out.isEmpty {
+                toHost.removeFirst()
+                out += first.bytes
+            }
+            return out
+        }
+    }
+
+    fileprivate func hostNow() -> UInt64 {
+        mutex.withLock { pacing == .realTime ? max(now, realNow()) : now }
+    }
+
+    final class HostEnd: ByteLink, @unchecked Sendable {
+        let world: SimWorld
+        init(world: SimWorld) { self.world = world }
+        var name: String { "simulated board" }
+        func write(_ bytes: [UInt8], timeoutMs: Int) throws(LinkError) { try world.hostWrite(bytes) }
+        func read(maxBytes: Int, timeoutMs: Int) throws(LinkError) -> [UInt8] {
+            try world.hostRead(maxBytes: maxBytes, timeoutMs: timeoutMs)
+        }
+        func close() {}
+    }
+
+    struct WorldClock: HostClock {
+        let world: SimWorld
+        func nowNs() -> UInt64 { world.hostNow() }
+    }
+}
+
+func sleepNs(_ ns: UInt64) {
+    var request = timespec(tv_sec: Int(ns / 1_000_000_000), tv_nsec: Int(ns % 1_000_000_000))
+    var remaining = timespec()
+    while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+}

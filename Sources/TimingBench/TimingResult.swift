@@ -1,0 +1,41 @@
+// Timing of one simulated session, judged against the simulated board's true clock.
+
+import MotorSession
+
+public struct TimingResult: Sendable, Codable {
+    public var name: String
+    public var frames = 0
+    public var framesPlayed = 0
+    /// |first frame's output - its true intended tick|, µs.
+    public var startErrorUs = 0.0
+    /// |output - true intended tick| per frame, µs.
+    public var scheduleErrorUs = Percentiles()
+    /// Mean signed error over the last 10 s of the session (how far the schedule has drifted), µs.
+    public var driftAtEndUs = 0.0
+    public var underruns = 0
+    /// Frames output with a duty other than the one the host meant.
+    public var wrongDuties = 0
+    public var retransmits = 0
+    public var retimes = 0
+    public var reconnects = 0
+    public var clockDriftPPM = 0.0
+    public var prepareMs = 0.0
+    public var simulatedSeconds = 0.0
+    public var wallSeconds = 0.0
+
+    public init(name: String) { self.name = name }
+}
+
+/// The session under test.
+public struct TimingScenario: Sendable {
+    public var pattern = "4-7-8"
+    public var minutes = 10.0
+    public var frameRate = 250
+    public var impairments: SimBoardImpairments
+    public var seed: UInt64 = 1
+
+    public init(impairments: SimBoardImpairments) { self.impairments = impairments }
+}
+
+import SimBoard
+public typealias SimBoardImpairments = LinkImpairments
