@@ -50,7 +50,7 @@ public enum SimulatedSession {
     }
 
     /// Every played frame against the tick the board's true clock read at the frame's intended host time.
-    static func judge(world: SimWorld, player: Player, scenario: TimingScenario, plan: BreathPlan) -> TimingResult {
+    public static func judge(world: SimWorld, player: Player, scenario: TimingScenario, plan: BreathPlan) -> TimingResult {
         var r = TimingResult(name: "motorbreath")
         var expected = FrameRenderer(plan: plan, frameRate: scenario.frameRate, resolution: .i16)
         var duties: [UInt16] = []

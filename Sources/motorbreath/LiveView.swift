@@ -10,6 +10,7 @@ struct LiveView {
     let duration: Double
     let quiet: Bool
     private var lastPhase: String = ""
+    private var lastState: String = "playing"
 
     init(plan: BreathPlan?, pattern: HapticPattern, duration: Double, quiet: Bool) {
         self.plan = plan
@@ -37,12 +38,22 @@ struct LiveView {
             let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
             var line = "cycle \(s.cycle)/\(cycles)  \(phaseName.padding(8))"
             line += " \(format(s.phaseRemaining).leftPad(5)) s  [\(bar)] \(Int(s.intensity * 100))%"
-            if let b = live.board { line += "  buf \(b.fill)" }
+            if live.state != "playing" {
+                line = live.state
+            } else {
+                if let b = live.board { line += "  buf \(b.fill)  underruns \(b.underruns)" }
+                if let r = live.rttUs { line += "  rtt \(format(r / 1000)) ms" }
+                if let d = live.driftPPM { line += "  drift \(Int(d.rounded())) ppm" }
+                if live.retransmits > 0 { line += "  resent \(live.retransmits)" }
+            }
             Stderr.write("\r\u{1B}[2K" + line)
+        } else if live.state != "playing" {
+            if live.state != lastState { Stderr.write(live.state + "\n") }
         } else if key != lastPhase {
             Stderr.write("cycle \(s.cycle)/\(cycles) \(phaseName) \(format(s.phaseRemaining)) s\n")
         }
         lastPhase = key
+        lastState = live.state
     }
 
     func finish() {

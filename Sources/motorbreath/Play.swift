@@ -7,6 +7,7 @@ import MotorSession
 import MotorWire
 import SerialLink
 import SimBoard
+import TimingBench
 
 struct Play: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -38,6 +39,15 @@ struct Play: ParsableCommand {
     @Flag(help: "Send the intended intensity as the duty, with no motor compensation.")
     var noCompensation = false
 
+    @Option(help: "Simulated link and board clock, e.g. latency=16ms,jitter=8ms,drift=500ppm,corrupt=0.01 (with --simulate).")
+    var simLink: String?
+
+    @Flag(help: "With --simulate: run the whole session in virtual time, as fast as the CPU allows.")
+    var virtualTime = false
+
+    @Option(help: "Random seed of the simulated link.")
+    var seed: UInt64 = 1
+
     @Flag(help: "Print one JSON report on stdout at the end.")
     var json = false
 
@@ -50,6 +60,9 @@ struct Play: ParsableCommand {
             throw ValidationError("say where the board is: --port /dev/ttyUSB0, or --simulate to run without one")
         }
         guard !(simulate && port != nil) else { throw ValidationError("use --simulate or --port, not both") }
+        guard simulate || (simLink == nil && !virtualTime) else {
+            throw ValidationError("--sim-link and --virtual-time work with --simulate only")
+        }
     }
 
     func run() throws {
@@ -61,20 +74,23 @@ struct Play: ParsableCommand {
         options.allowReverse = !noCompensation
 
         let link: ByteLink
-        var simulated: SimulatedBoard?
+        var clock: HostClock = SystemClock()
+        var world: SimWorld?
         if simulate {
-            let (l, b) = SimulatedBoard.inProcess()
-            link = l
-            simulated = b
+            var impairments = LinkImpairments()
+            if let simLink {
+                do { impairments = try LinkImpairments.parse(simLink) } catch { throw fail(error) }
+            }
+            let w = SimWorld(impairments: impairments, pacing: virtualTime ? .virtual : .realTime, seed: seed)
+            link = w.hostLink
+            clock = w.hostClock
+            world = w
         } else {
             do { link = try PortOpener.open(path: port!, baud: baud) } catch { throw fail(error) }
         }
-        defer {
-            link.close()
-            simulated?.stop()
-        }
+        defer { link.close() }
 
-        let channel = BoardChannel(link: link)
+        let channel = BoardChannel(link: link, clock: clock)
         var view = LiveView(plan: built.plan, pattern: built.pattern, duration: built.duration, quiet: quiet)
         let report: PlayReport
         do {
@@ -87,7 +103,20 @@ struct Play: ParsableCommand {
             let frames = FrameWindow(FrameRenderer(pattern: built.pattern, duration: built.duration, frameRate: frameRate,
                                                    resolution: resolution, motor: profile, compensate: !noCompensation))
             let player = Player(channel: channel, prepared: prepared, options: options)
-            report = try player.play(frames, onStatus: { view.show($0) }, shouldStop: { Signals.pending != 0 })
+            if let world {
+                player.reopen = { () throws(LinkError) -> ByteLink in world.hostLink }
+            } else if let path = port {
+                let rate = baud
+                player.reopen = { () throws(LinkError) -> ByteLink in try PortOpener.open(path: path, baud: rate) }
+            }
+            var r = try player.play(frames, onStatus: { view.show($0) }, shouldStop: { Signals.pending != 0 })
+            if let world {
+                // In simulation the board's true clock is known: judge every frame against it.
+                let truth = TrueTiming.judge(world: world, player: player)
+                r.startErrorUs = truth.startErrorUs
+                r.scheduleErrorUs = truth.scheduleErrorUs
+            }
+            report = r
         } catch let error as SessionError {
             view.finish()
             if Signals.pending != 0 { throw ExitCode(Signals.exitCode) }
