@@ -40,17 +40,20 @@ struct FidelityCommand: ParsableCommand {
         let plan = BreathPlan(pattern: breath)
         let erm = MotorProfile.referenceERM
         let weakerERM = MotorProfile.erm(ERMModel(riseTau: 0.100, fallTau: 0.100, startThreshold: 0.18))
-        let cases: [(String, DutyResolution, MotorProfile, MotorProfile, Bool)] = [
-            ("ERM, uncompensated (u8)", .u8, erm, erm, false),
-            ("ERM, compensated, no braking (u8, MOSFET board)", .u8, erm, erm, true),
-            ("ERM, compensated with braking (i16, H-bridge)", .i16, erm, erm, true),
-            ("ERM model 25 % slower, 18 % threshold, braking", .i16, erm, weakerERM, true),
-            ("LRA, uncompensated", .u8, .referenceLRA, .referenceLRA, false),
-            ("LRA, compensated", .u8, .referenceLRA, .referenceLRA, true),
+        let cases: [(String, DutyResolution, MotorProfile, MotorProfile, Bool, Double)] = [
+            ("ERM, uncompensated (u8)", .u8, erm, erm, false, 0),
+            ("ERM, compensated, no braking (u8, MOSFET board)", .u8, erm, erm, true, 0),
+            ("ERM, compensated with braking (i16, H-bridge)", .i16, erm, erm, true, 0),
+            ("  + 0.3 s warm-up", .i16, erm, erm, true, 0.3),
+            ("ERM model 25 % slower, 18 % threshold, braking", .i16, erm, weakerERM, true, 0),
+            ("  + 0.3 s warm-up", .i16, erm, weakerERM, true, 0.3),
+            ("LRA, uncompensated", .u8, .referenceLRA, .referenceLRA, false, 0),
+            ("LRA, compensated", .u8, .referenceLRA, .referenceLRA, true, 0),
         ]
         var rows: [Row] = []
-        for (name, res, shape, plant, comp) in cases {
-            let r = Fidelity.measure(plan: plan, frameRate: frameRate, resolution: res, shapeFor: shape, plant: plant, compensate: comp)
+        for (name, res, shape, plant, comp, warmup) in cases {
+            let r = Fidelity.measure(plan: plan, frameRate: frameRate, resolution: res, shapeFor: shape, plant: plant,
+                                     compensate: comp, warmup: warmup)
             rows.append(Row(name: name, rms_percent: r.rmsPercent, worst_percent: r.maxErrorPercent, onset_error_ms: r.onsetErrorMs))
         }
         let speed = measureSpeed(breath: breath)

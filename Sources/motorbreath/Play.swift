@@ -39,6 +39,9 @@ struct Play: ParsableCommand {
     @Flag(help: "Send the intended intensity as the duty, with no motor compensation.")
     var noCompensation = false
 
+    @Flag(help: "Skip the warm-up (an ERM is spun up to a faint floor for 0.3 s so the first cue is on time).")
+    var noWarmup = false
+
     @Option(help: "Simulated link and board clock, e.g. latency=16ms,jitter=8ms,drift=500ppm,corrupt=0.01 (with --simulate).")
     var simLink: String?
 
@@ -100,8 +103,14 @@ struct Play: ParsableCommand {
             }
             let profile = try motor.map(motorProfile) ?? (prepared.info.motorKind == .lra ? .referenceLRA : .referenceERM)
             let resolution: DutyResolution = prepared.config.dutyFormat == .i16 ? .i16 : .u8
-            let frames = FrameWindow(FrameRenderer(pattern: built.pattern, duration: built.duration, frameRate: frameRate,
-                                                   resolution: resolution, motor: profile, compensate: !noCompensation))
+            if case .lra = profile, prepared.info.lraResonanceDeciHz == 0 {
+                Stderr.write("motorbreath: note: the LRA board reports no resonance frequency; its carrier may be off resonance\n")
+            }
+            let renderer = FrameRenderer(pattern: built.pattern, duration: built.duration, frameRate: frameRate,
+                                         resolution: resolution, motor: profile, compensate: !noCompensation,
+                                         warmup: noWarmup ? 0 : 0.3)
+            let warmup = renderer.warmupSeconds
+            let frames = FrameWindow(renderer)
             let player = Player(channel: channel, prepared: prepared, options: options)
             if let world {
                 player.reopen = { () throws(LinkError) -> ByteLink in world.hostLink }
@@ -109,7 +118,11 @@ struct Play: ParsableCommand {
                 let rate = baud
                 player.reopen = { () throws(LinkError) -> ByteLink in try PortOpener.open(path: path, baud: rate) }
             }
-            var r = try player.play(frames, onStatus: { view.show($0) }, shouldStop: { Signals.pending != 0 })
+            var r = try player.play(frames, onStatus: { live in
+                var breathTime = live
+                breathTime.elapsed -= warmup
+                view.show(breathTime)
+            }, shouldStop: { Signals.pending != 0 })
             if let world {
                 // In simulation the board's true clock is known: judge every frame against it.
                 let truth = TrueTiming.judge(world: world, player: player)

@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test func simulatedPlayPrintsAJSONReportWithTheMotorOff() throws {
-        let r = try runMotorbreath(["--simulate", "--pattern", "0.5-0.2-0.5", "--json", "--quiet"])
+        let r = try runMotorbreath(["--simulate", "--pattern", "0.5-0.2-0.5", "--json", "--quiet", "--no-warmup"])
         #expect(r.status == 0, "\(r.stderr)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
         #expect(json["frames_sent"] as? Int == 300)

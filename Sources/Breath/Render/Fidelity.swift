@@ -14,9 +14,11 @@ public enum Fidelity {
     /// Renders `plan` shaped for `shapeFor` (or unshaped), plays the duties on the `plant` model, and
     /// compares the plant's amplitude with the intended intensity at every frame end.
     public static func measure(plan: BreathPlan, frameRate: Int = 250, resolution: DutyResolution = .u8,
-                               shapeFor: MotorProfile, plant: MotorProfile, compensate: Bool) -> FidelityReport {
+                               shapeFor: MotorProfile, plant: MotorProfile, compensate: Bool,
+                               warmup: Double = 0) -> FidelityReport {
         var renderer = FrameRenderer(pattern: plan.haptics, duration: plan.duration, frameRate: frameRate,
-                                     resolution: resolution, motor: shapeFor, compensate: compensate)
+                                     resolution: resolution, motor: shapeFor, compensate: compensate, warmup: warmup)
+        let skip = renderer.warmupFrames
         var reference = Envelope.Cursor(Envelope(plan.haptics))
         var motor: any MotorModel = {
             switch plant {
@@ -40,7 +42,8 @@ public enum Fidelity {
                 }
                 motor.advance(drive: drive, seconds: dt)
                 frame += 1
-                let t = Double(frame) * dt
+                guard frame > skip else { continue }  // warm-up: before the breath starts
+                let t = Double(frame - skip) * dt
                 let intended = reference.intensity(at: t)
                 let e = intended - motor.amplitude
                 sumSquares += e * e
@@ -51,7 +54,7 @@ public enum Fidelity {
             raw.removeAll(keepingCapacity: true)
         }
         let onset = (feltOnset ?? .infinity) - (intendedOnset ?? 0)
-        return FidelityReport(rmsPercent: 100 * (sumSquares / Double(max(frame, 1))).squareRoot(),
+        return FidelityReport(rmsPercent: 100 * (sumSquares / Double(max(frame - skip, 1))).squareRoot(),
                               maxErrorPercent: 100 * worst, onsetErrorMs: onset * 1000)
     }
 }

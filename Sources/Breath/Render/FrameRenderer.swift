@@ -28,6 +28,7 @@ public enum DutyResolution: String, Sendable, CaseIterable {
 
 /// One rendered frame with everything known about it.
 public struct RenderedFrame: Sendable, Equatable {
+    /// Breath time in seconds (negative during warm-up).
     public var time: Double
     /// Intended felt intensity at the frame's start.
     public var intensity: Double
@@ -56,13 +57,27 @@ public struct FrameRenderer: Sendable {
     var stepIndex = 0
     /// What the shaper aimed for at the end of the previous frame (its "now" for the next one).
     var lastAim: Double?
+    /// Frames of warm-up before the breath starts (frame `warmupFrames` is breath time 0).
+    public let warmupFrames: Int
+    /// While warming up, and until the breath first rises past it, the motor is held at this level.
+    let warmupFloor: Double
+    var floorActive: Bool
 
     public init(pattern: HapticPattern, duration: Double? = nil, frameRate: Int, resolution: DutyResolution = .u8,
-                motor: MotorProfile = .referenceERM, compensate: Bool = true) {
+                motor: MotorProfile = .referenceERM, compensate: Bool = true, warmup: Double = 0) {
         self.frameRate = frameRate
         self.resolution = resolution
         self.duration = duration ?? pattern.duration
-        frameCount = Int((self.duration * Double(frameRate)).rounded(.up))
+        // Warm-up only means something for an ERM (a resting rotor has to start); an LRA follows at once.
+        if case .erm(let m) = motor, compensate, warmup > 0 {
+            warmupFrames = Int((warmup * Double(frameRate)).rounded())
+            warmupFloor = 1.5 * m.stopThreshold  // spinning, but below what a breath cue starts at
+        } else {
+            warmupFrames = 0
+            warmupFloor = 0
+        }
+        floorActive = warmupFrames > 0
+        frameCount = Int((self.duration * Double(frameRate)).rounded(.up)) + warmupFrames
         envelope = Envelope(pattern)
         cursor = Envelope.Cursor(envelope)
         shaper = Shaper(profile: motor, frameRate: frameRate, compensate: compensate, allowReverse: resolution == .i16)
@@ -71,13 +86,23 @@ public struct FrameRenderer: Sendable {
     }
 
     public init(plan: BreathPlan, frameRate: Int, resolution: DutyResolution = .u8, motor: MotorProfile = .referenceERM,
-                compensate: Bool = true) {
+                compensate: Bool = true, warmup: Double = 0) {
         self.init(pattern: plan.haptics, duration: plan.duration, frameRate: frameRate, resolution: resolution,
-                  motor: motor, compensate: compensate)
+                  motor: motor, compensate: compensate, warmup: warmup)
     }
+
+    /// Seconds of warm-up before breath time 0.
+    public var warmupSeconds: Double { Double(warmupFrames) / Double(frameRate) }
 
     /// Frames rendered so far.
     public var position: Int { next }
+
+    /// Intended intensity at frame time `frameTime` (warm-up frames come first and intend silence).
+    @inline(__always)
+    mutating func intendedAtFrameTime(_ frameTime: Double) -> Double {
+        let t = frameTime - Double(warmupFrames) / Double(frameRate)
+        return t < 0 ? 0 : intended(at: t)
+    }
 
     /// Intended intensity at `t` (t non-decreasing across calls): continuous envelope, or a tap's pulse.
     @inline(__always)
@@ -93,7 +118,18 @@ public struct FrameRenderer: Sendable {
         return v
     }
 
-    /// What the shaper aims for at `t`: the intended value, or a coming jump's new level inside its lead.
+    /// What the shaper aims for at frame time `frameTime`: the warm-up floor, the intended value, or a
+    /// coming jump's new level inside its lead.
+    @inline(__always)
+    mutating func shapingTarget(atFrameTime frameTime: Double, intended: Double) -> Double {
+        if floorActive {
+            if intended < warmupFloor { return warmupFloor }
+            floorActive = false
+        }
+        let t = frameTime - Double(warmupFrames) / Double(frameRate)
+        return t < 0 ? intended : shapingTarget(at: t, intended: intended)
+    }
+
     @inline(__always)
     mutating func shapingTarget(at t: Double, intended: Double) -> Double {
         while stepIndex < steps.count && steps[stepIndex].time <= t { stepIndex += 1 }
@@ -108,12 +144,12 @@ public struct FrameRenderer: Sendable {
         guard n > 0 else { return 0 }
         let rate = Double(frameRate)
         let res = resolution
-        var now = intended(at: Double(next) / rate)
+        var now = intendedAtFrameTime(Double(next) / rate)
         for i in next..<(next + n) {
-            let after = intended(at: Double(i + 1) / rate)
-            let aim = shapingTarget(at: Double(i + 1) / rate, intended: after)
+            let after = intendedAtFrameTime(Double(i + 1) / rate)
+            let aim = shapingTarget(atFrameTime: Double(i + 1) / rate, intended: after)
             var raw: UInt16 = 0
-            _ = shaper.drive(now: lastAim ?? now, next: aim) { d in
+            _ = shaper.drive(now: floorActive ? 0 : (lastAim ?? now), next: aim) { d in
                 let q = res.quantize(d)
                 raw = q.raw
                 return q.drive
@@ -134,17 +170,17 @@ public struct FrameRenderer: Sendable {
         let res = resolution
         var frames: [RenderedFrame] = []
         frames.reserveCapacity(n)
-        var now = intended(at: Double(next) / rate)
+        var now = intendedAtFrameTime(Double(next) / rate)
         for i in next..<(next + n) {
-            let after = intended(at: Double(i + 1) / rate)
-            let aim = shapingTarget(at: Double(i + 1) / rate, intended: after)
+            let after = intendedAtFrameTime(Double(i + 1) / rate)
+            let aim = shapingTarget(atFrameTime: Double(i + 1) / rate, intended: after)
             var raw: UInt16 = 0
-            let d = shaper.drive(now: lastAim ?? now, next: aim) { d in
+            let d = shaper.drive(now: floorActive ? 0 : (lastAim ?? now), next: aim) { d in
                 let q = res.quantize(d)
                 raw = q.raw
                 return q.drive
             }
-            frames.append(RenderedFrame(time: Double(i) / rate, intensity: now, drive: d, raw: raw, felt: shaper.felt))
+            frames.append(RenderedFrame(time: Double(i - warmupFrames) / rate, intensity: now, drive: d, raw: raw, felt: shaper.felt))
             now = after
             lastAim = aim
         }
