@@ -76,15 +76,23 @@ public final class Player {
         if index == lastRepairIndex && elapsed(now, since: lastRepairNs) < repairGuardNs { return }
         lastRepairIndex = index
         lastRepairNs = now
+        let n = try sendBlock(from: index, count: min(options.maxFramesPerMessage, highestSent - index))
+        report.retransmits += n
+    }
+
+    /// Sends frames [index, index + count) as one FRAMES message (count clipped to what fits); returns how many.
+    @discardableResult
+    func sendBlock(from index: Int, count: Int) throws(SessionError) -> Int {
         let format = prepared.config.dutyFormat
-        let n = min(format.maxPerMessage, options.maxFramesPerMessage, highestSent - index)
+        let n = min(format.maxPerMessage, count)
+        guard n > 0 else { return 0 }
         var block = FramesBlock(firstIndex: wire(index), format: format)
         for v in source.frames(from: index, count: n) { block.values.append(v) }
         try channel.send(.frames(block))
         noteSent(from: index, count: n)
         report.framesSent += n
-        report.retransmits += n
         lastSendNs = now
+        return n
     }
 
     /// The line corrupted frames within the last few seconds (CRC errors counted by either side).
@@ -99,14 +107,7 @@ public final class Player {
 
     /// Sends frames [index, index + count) again, unconditionally.
     func resend(from index: Int, count: Int) throws(SessionError) {
-        let format = prepared.config.dutyFormat
-        let n = min(format.maxPerMessage, count, highestSent - index)
-        guard n > 0 else { return }
-        var block = FramesBlock(firstIndex: wire(index), format: format)
-        for v in source.frames(from: index, count: n) { block.values.append(v) }
-        try channel.send(.frames(block))
-        report.framesSent += n
-        report.retransmits += n
+        report.retransmits += try sendBlock(from: index, count: min(count, highestSent - index))
     }
 
     /// Remembers when frames were last sent (a ring over the board's window).
@@ -228,20 +229,13 @@ public final class Player {
 
     /// Sends frames up to `limit` (exclusive), never more than the board's window past its last ACK.
     func sendFrames(upTo limit: Int) throws(SessionError) {
-        let format = prepared.config.dutyFormat
         let window = acked + Int(prepared.info.bufferCapacity) - 8
         let end = min(limit, window, total)
         while next < end {
-            let n = min(format.maxPerMessage, options.maxFramesPerMessage, end - next)
-            var block = FramesBlock(firstIndex: wire(next), format: format)
-            for v in source.frames(from: next, count: n) { block.values.append(v) }
-            try channel.send(.frames(block))
-            noteSent(from: next, count: n)
-            report.framesSent += n
+            let n = try sendBlock(from: next, count: min(options.maxFramesPerMessage, end - next))
             if next < highestSent { report.retransmits += min(n, highestSent - next) }
             next += n
             highestSent = max(highestSent, next)
-            lastSendNs = now
         }
     }
 
