@@ -28,6 +28,13 @@ import Testing
         #expect(r.stderr.contains("pattern"), "\(r.stderr)")
     }
 
+    @Test func portsJSONIsAnArrayEvenWithNoUSBPorts() throws {
+        let r = try runMotorbreath(["ports", "--json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let list = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]])
+        #expect(list.allSatisfy { ($0["path"] as? String)?.hasPrefix("/dev/") == true })
+    }
+
     @Test func simulatedPlayPrintsAJSONReportWithTheMotorOff() throws {
         let r = try runMotorbreath(["--simulate", "--pattern", "0.5-0.2-0.5", "--json", "--quiet", "--no-warmup"])
         #expect(r.status == 0, "\(r.stderr)")

@@ -1,0 +1,58 @@
+// The errors a user meets, one line each with the fix, and the tty links on a real pty.
+
+import Glibc
+import SerialLink
+import Testing
+
+@Suite struct ErrorMappingTests {
+    @Test func eachErrnoBecomesTheRightOneLiner() {
+        let path = "/dev/ttyUSB7"
+        #expect("\(LinkError.from(errno: ENOENT, path: path, operation: "open"))".hasPrefix("no such port /dev/ttyUSB7"))
+        #expect("\(LinkError.from(errno: EACCES, path: path, operation: "open"))".contains("dialout"))
+        #expect("\(LinkError.from(errno: EBUSY, path: path, operation: "open"))".contains("busy"))
+        #expect(LinkError.from(errno: EIO, path: path, operation: "read") == .disconnected(path: path))
+        #expect(LinkError.from(errno: ENXIO, path: path, operation: "read") == .disconnected(path: path))
+        #expect(LinkError.from(errno: ENOTTY, path: path, operation: "open") == .notASerialPort(path: path))
+        for e in [LinkError.noSuchPort(path: path, available: []), .permissionDenied(path: path), .busy(path: path),
+                  .disconnected(path: path), .unsupportedBaud(path: path, baud: 123), .writeTimeout(path: path)] {
+            #expect(!"\(e)".contains("\n"))
+        }
+    }
+
+    @Test func openingErrorsOnRealPaths() throws {
+        #expect(throws: LinkError.self) { try PortOpener.open(path: "/nonexistent/tty") }
+        #expect(throws: LinkError.notASerialPort(path: "/dev/null")) { try PortOpener.open(path: "/dev/null") }
+        let pty = try PseudoTerminal()
+        #expect(throws: LinkError.unsupportedBaud(path: pty.slavePath, baud: 12345)) { try TTYLink(path: pty.slavePath, baud: 12345) }
+    }
+
+    @Test func asecondOpenOfTheSamePortIsBusy() throws {
+        let pty = try PseudoTerminal()
+        let first = try PortOpener.open(path: pty.slavePath)
+        defer { first.close() }
+        #expect(throws: LinkError.busy(path: pty.slavePath)) { try PortOpener.open(path: pty.slavePath) }
+    }
+
+    @Test func ptyLoopbackThroughTheTermiosPath() throws {
+        let pty = try PseudoTerminal()
+        let link = try PortOpener.open(path: pty.slavePath, baud: 1_000_000)
+        defer { link.close() }
+        let payload = (0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        try link.write(payload)
+        var got: [UInt8] = []
+        while got.count < payload.count {
+            let chunk = try pty.read(maxBytes: 8192, timeoutMs: 1000)
+            if chunk.isEmpty { break }
+            got += chunk
+        }
+        #expect(got == payload)
+        try pty.write([1, 2, 3])
+        #expect(try link.read(maxBytes: 16, timeoutMs: 1000) == [1, 2, 3])
+        #expect(try link.read(maxBytes: 16, timeoutMs: 20) == [])  // a read times out, never hangs
+    }
+
+    @Test func listingPortsWorksWithNoneAttached() throws {
+        let ports = try PortDiscovery.list()
+        #expect(ports.allSatisfy { $0.path.hasPrefix("/dev/") })
+    }
+}
