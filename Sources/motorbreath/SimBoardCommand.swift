@@ -25,6 +25,9 @@ struct SimBoardCommand: ParsableCommand {
     @Option(help: "Write the board's drive changes as 'tick level' lines to this file on exit.")
     var driveLog: String?
 
+    @Flag(help: "Be an echo (loopback) instead of a board: every byte comes back (for selftest --loopback).")
+    var echo = false
+
     func run() throws {
         Signals.install()
         var spec = SimBoardSpec()
@@ -35,6 +38,13 @@ struct SimBoardCommand: ParsableCommand {
         spec.driftPPM = driftPpm
         let pty: PseudoTerminal
         do { pty = try PseudoTerminal() } catch { throw fail(error) }
+        if echo {
+            _ = "\(pty.slavePath)\n".withCString { Glibc.write(1, $0, strlen($0)) }
+            while Signals.pending == 0 {
+                if let bytes = try? pty.read(maxBytes: 65_536, timeoutMs: 20), !bytes.isEmpty { try? pty.write(bytes) }
+            }
+            return
+        }
         let board = SimulatedBoard(spec: spec, link: pty)
         board.persistent = true
         let line = pty.slavePath + "\n"

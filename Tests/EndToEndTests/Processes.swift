@@ -46,10 +46,10 @@ final class SimBoardProcess {
     let ptyPath: String
     let driveLog: URL
 
-    init(arguments: [String] = []) throws {
+    init(arguments: [String] = [], echo: Bool = false) throws {
         driveLog = FileManager.default.temporaryDirectory.appendingPathComponent("drive-\(UUID().uuidString).log")
         process.executableURL = motorbreathBinary
-        process.arguments = ["sim-board", "--drive-log", driveLog.path] + arguments
+        process.arguments = ["sim-board", "--drive-log", driveLog.path] + arguments + (echo ? ["--echo"] : [])
         let out = Pipe()
         process.standardOutput = out
         try process.run()

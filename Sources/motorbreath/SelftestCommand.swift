@@ -1,0 +1,53 @@
+// `motorbreath selftest --loopback`: checks a USB-UART adapter with TX wired to RX.
+
+import ArgumentParser
+import Foundation
+import SerialLink
+
+struct SelftestCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "selftest",
+        abstract: "Loopback test of a serial adapter (TX wired to RX): verified throughput and latency.",
+        discussion: "Streams pseudo-random bytes, checks each one comes back, and times one-byte round trips."
+    )
+
+    @Flag(help: "Loopback mode: the port's TX is wired to its RX.")
+    var loopback = false
+
+    @Option(help: "Serial port (or a pty whose far end echoes).")
+    var port: String
+
+    @Option(help: "Baud rate.")
+    var baud: Int = 115_200
+
+    @Option(help: "Seconds of streaming.")
+    var seconds: Double = 2
+
+    @Flag(help: "Print JSON.")
+    var json = false
+
+    func run() throws {
+        guard loopback else { throw fail("only --loopback is implemented: wire TX to RX and pass --loopback") }
+        let link: ByteLink
+        do { link = try PortOpener.open(path: port, baud: baud) } catch { throw fail(error) }
+        defer { link.close() }
+        let isPty = PortOpener.isPseudoTerminal(path: port)
+        let r: LoopbackReport
+        do { r = try LoopbackSelfTest.run(link: link, seconds: seconds, baud: isPty ? nil : baud) } catch { throw fail(error) }
+        if json {
+            let enc = JSONEncoder()
+            enc.outputFormatting = [.prettyPrinted, .sortedKeys]
+            print(String(decoding: try enc.encode(r), as: UTF8.self))
+        } else {
+            let limit = r.theoreticalBytesPerSecond.map { " of \(Int($0)) B/s possible at \(baud) baud (\(fixed(100 * r.bytesPerSecond / $0, 0)) %)" } ?? " (pseudo-terminal: no baud limit)"
+            print("throughput  \(Int(r.bytesPerSecond)) B/s\(limit)")
+            print("verified    \(r.bytes) bytes, \(r.mismatchedBytes) wrong, \(r.missingBytes) missing")
+            if let mn = r.rttUs["min"], let p50 = r.rttUs["p50"], let p99 = r.rttUs["p99"] {
+                print("round trip  min \(fixed(mn, 0)) µs, median \(fixed(p50, 0)) µs, p99 \(fixed(p99, 0)) µs (\(r.lostPings) of \(r.pings) lost)")
+            }
+        }
+        if r.mismatchedBytes > 0 || r.missingBytes > 0 || r.lostPings > 0 {
+            throw fail("loopback errors: check the TX-RX wire and the baud rate")
+        }
+    }
+}
