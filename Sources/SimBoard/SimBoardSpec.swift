@@ -11,7 +11,7 @@ public struct SimBoardSpec: Sendable {
     public var offsetTicks: UInt64 = 123_456_789
     public var bufferCapacity: UInt16 = 1024
     /// How far ahead the board hands levels to its PWM (a DMA-fed timer on real hardware).
-    public var outputLeadMs: Int = 20
+    public var outputLeadMs: Int = 50
 
     public init() {}
 
