@@ -46,7 +46,7 @@ let package = Package(
         .testTarget(name: "MotorWireTests", dependencies: ["MotorWire"]),
         .testTarget(name: "BoardCoreTests", dependencies: ["BoardCore", "MotorWire"]),
         .testTarget(name: "EmbeddedTests"),
-        .testTarget(name: "SerialLinkTests", dependencies: ["SerialLink"]),
+        .testTarget(name: "SerialLinkTests", dependencies: ["SerialLink", "MotorSession", "MotorWire"]),
         .testTarget(name: "BreathTests", dependencies: ["Breath"], exclude: ["Fixtures"]),
         .testTarget(name: "SimBoardTests", dependencies: ["SimBoard", "MotorSession", "Breath", "MotorWire"]),
         .testTarget(name: "TimingTests", dependencies: ["TimingBench", "SimBoard", "MotorSession", "Breath", "MotorWire", "SerialLink"]),

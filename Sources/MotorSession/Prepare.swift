@@ -34,9 +34,15 @@ extension BoardChannel {
     public func hello(timeoutMs: Int) throws(SessionError) -> Info {
         try resync()
         let attempts = max(1, timeoutMs / 500)
-        let info = try exchange(.hello, "INFO", attempts: attempts, timeoutMs: timeoutMs / attempts) { m, _ throws(SessionError) -> Info? in
-            if case .info(let i) = m { return i }
-            return nil
+        let info: Info
+        do {
+            info = try exchange(.hello, "INFO", attempts: attempts, timeoutMs: timeoutMs / attempts) { m, _ throws(SessionError) -> Info? in
+                if case .info(let i) = m { return i }
+                return nil
+            }
+        } catch {
+            if case .timeout = error { throw .noHello(port: link.name, ms: timeoutMs) }
+            throw error
         }
         guard info.protocolVersion == Wire.version else {
             throw .incompatible("board speaks protocol v\(info.protocolVersion), this host v\(Wire.version)")

@@ -22,11 +22,14 @@ struct Play: ParsableCommand {
     @Flag(help: "Play on the built-in simulated board (no hardware needed).")
     var simulate = false
 
-    @Option(help: "Serial port of the board, e.g. /dev/ttyUSB0, or a pseudo-terminal such as /dev/pts/3.")
+    @Option(help: "Serial port of the board, e.g. /dev/ttyUSB0, a pseudo-terminal such as /dev/pts/3, or auto.")
     var port: String?
 
     @Option(help: "Baud rate of the serial port.")
     var baud: Int = 115_200
+
+    @Flag(help: "Set an FTDI adapter's latency timer to 1 ms (needs write access to sysfs).")
+    var lowLatency = false
 
     @OptionGroup var breath: BreathArguments
 
@@ -77,6 +80,7 @@ struct Play: ParsableCommand {
         options.allowReverse = !noCompensation
 
         let link: ByteLink
+        var resolvedPort = port ?? ""
         var clock: HostClock = SystemClock()
         var world: SimWorld?
         if simulate {
@@ -89,7 +93,19 @@ struct Play: ParsableCommand {
             clock = w.hostClock
             world = w
         } else {
-            do { link = try PortOpener.open(path: port!, baud: baud) } catch { throw fail(error) }
+            var path = port!
+            if path == "auto" {
+                switch BoardProbe.autoSelect(baud: baud) {
+                case .success(let found): path = found
+                case .failure(let e): throw fail(e)
+                }
+            }
+            if lowLatency && !USBSerialTuning.setLowLatency(forPort: path) && USBSerialTuning.latencyTimerPath(forPort: path) != nil {
+                Stderr.write("motorbreath: note: could not set the latency timer (run as root, or: echo 1 | sudo tee \(USBSerialTuning.latencyTimerPath(forPort: path)!))\n")
+            }
+            if let advice = USBSerialTuning.advice(forPort: path), !quiet { Stderr.write("motorbreath: note: \(advice)\n") }
+            resolvedPort = path
+            do { link = try PortOpener.open(path: path, baud: baud) } catch { throw fail(error) }
         }
         defer { link.close() }
 
@@ -114,7 +130,8 @@ struct Play: ParsableCommand {
             let player = Player(channel: channel, prepared: prepared, options: options)
             if let world {
                 player.reopen = { () throws(LinkError) -> ByteLink in world.hostLink }
-            } else if let path = port {
+            } else if !resolvedPort.isEmpty {
+                let path = resolvedPort
                 let rate = baud
                 player.reopen = { () throws(LinkError) -> ByteLink in try PortOpener.open(path: path, baud: rate) }
             }
@@ -133,6 +150,9 @@ struct Play: ParsableCommand {
         } catch let error as SessionError {
             view.finish()
             if Signals.pending != 0 { throw ExitCode(Signals.exitCode) }
+            if case .noHello = error, let hint = USBSerialTuning.modemManagerHint(forPort: resolvedPort) {
+                throw fail("\(error); \(hint)")
+            }
             throw fail(error)
         }
         view.finish()

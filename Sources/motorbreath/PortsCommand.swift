@@ -2,6 +2,7 @@
 
 import ArgumentParser
 import Foundation
+import MotorSession
 import SerialLink
 
 struct PortsCommand: ParsableCommand {
@@ -14,23 +15,53 @@ struct PortsCommand: ParsableCommand {
     @Flag(help: "Print a JSON array.")
     var json = false
 
+    @Flag(help: "Ask each port whether a motorbreath board answers (HELLO); marks the ones that do.")
+    var probe = false
+
+    struct Row: Encodable {
+        var port: PortInfo
+        var board: String?
+        var latencyTimerMs: Int?
+        func encode(to encoder: Encoder) throws {
+            try port.encode(to: encoder)
+            var c = encoder.container(keyedBy: Keys.self)
+            try c.encodeIfPresent(board, forKey: .board)
+            try c.encodeIfPresent(latencyTimerMs, forKey: .latencyTimerMs)
+        }
+        enum Keys: String, CodingKey { case board, latencyTimerMs = "latency_timer_ms" }
+    }
+
     func run() throws {
         let ports: [PortInfo]
         do { ports = try PortDiscovery.list() } catch { throw fail(error) }
+        let rows = ports.map { p -> Row in
+            var board: String?
+            if probe {
+                switch BoardProbe.probe(path: p.path) {
+                case .board(let info): board = info.displayName
+                case .silent: board = nil
+                case .unavailable(let e): board = "unavailable: \(e)"
+                }
+            }
+            return Row(port: p, board: board, latencyTimerMs: USBSerialTuning.latencyTimerMs(forPort: p.path))
+        }
         if json {
             let enc = JSONEncoder()
             enc.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try enc.encode(ports), as: UTF8.self))
+            print(String(decoding: try enc.encode(rows), as: UTF8.self))
             return
         }
         if ports.isEmpty {
             print("no serial ports found (plug in the board; use --simulate to run without one)")
             return
         }
-        for p in ports {
+        for r in rows {
+            let p = r.port
             var line = p.path.padding(24) + p.description
             if let vid = p.usbVID, let pid = p.usbPID { line += "  [\(vid):\(pid)]" }
             if let s = p.serialNumber { line += "  serial \(s)" }
+            if let b = r.board { line += "  <- \(b)" }
+            if let ms = r.latencyTimerMs, ms > 1 { line += "  (latency timer \(ms) ms)" }
             print(line)
         }
     }

@@ -1,6 +1,7 @@
 // The motorbreath command as a user meets it: one-line errors, exit codes, the JSON report.
 
 import Foundation
+import MotorSession
 import Testing
 
 @Suite struct CommandLineTests {
@@ -43,5 +44,26 @@ import Testing
         #expect(json["frames_played"] as? Int == 300)
         #expect(json["underruns"] as? Int == 0)
         #expect(json["motor_off_at_exit"] as? Bool == true)
+    }
+}
+
+@Suite(.serialized) struct ProbeTests {
+    @Test func probeTellsABoardFromAnEcho() throws {
+        let board = try SimBoardProcess()
+        defer { _ = board.stop() }
+        let echo = try SimBoardProcess(echo: true)
+        defer { _ = echo.stop() }
+        // The library call behind `ports --probe` and `--port auto`.
+        guard case .board(let info) = BoardProbe.probe(path: board.ptyPath) else {
+            Issue.record("the simulated board did not answer HELLO")
+            return
+        }
+        #expect(info.motorKind == .erm)
+        if case .board = BoardProbe.probe(path: echo.ptyPath, timeoutMs: 600) { Issue.record("an echo answered as a board") }
+        // And the command line on a port where no board answers.
+        let r = try runMotorbreath(["--port", echo.ptyPath, "--quiet"], timeout: 30)
+        #expect(r.status != 0)
+        #expect(r.stderr.contains("no motorbreath board answered on \(echo.ptyPath)"), "\(r.stderr)")
+        #expect(r.stderr.split(separator: "\n").count == 1)
     }
 }

@@ -1,0 +1,41 @@
+// Asks whatever is on a port whether it is a motorbreath board (HELLO -> INFO), without playing anything.
+
+import MotorWire
+import SerialLink
+
+public enum BoardProbe {
+    public enum Answer: Sendable {
+        case board(Info)
+        case silent
+        case unavailable(LinkError)
+    }
+
+    /// Opens `path`, sends HELLO, waits up to `timeoutMs` for INFO, closes.
+    public static func probe(path: String, baud: Int = 115_200, timeoutMs: Int = 1500) -> Answer {
+        let link: ByteLink
+        do { link = try PortOpener.open(path: path, baud: baud) } catch { return .unavailable(error) }
+        defer { link.close() }
+        let channel = BoardChannel(link: link)
+        do { return .board(try channel.hello(timeoutMs: timeoutMs)) } catch { return .silent }
+    }
+
+    /// The one port among the listed ones whose board answers, or a one-line reason.
+    public static func autoSelect(baud: Int = 115_200) -> Result<String, PortChoiceError> {
+        let candidates: [PortInfo]
+        do { candidates = try PortDiscovery.list() } catch { return .failure(PortChoiceError(reason: error.description)) }
+        let answering = candidates.filter { if case .board = probe(path: $0.path, baud: baud) { return true } else { return false } }
+        if answering.count == 1 { return .success(answering[0].path) }
+        let names = candidates.map(\.path).joined(separator: ", ")
+        if answering.isEmpty {
+            return .failure(PortChoiceError(reason: candidates.isEmpty
+                ? "no serial ports found (plug in the board, or use --simulate)"
+                : "no motorbreath board answered on \(names)"))
+        }
+        return .failure(PortChoiceError(reason: "several boards answer (\(answering.map(\.path).joined(separator: ", "))): pick one with --port"))
+    }
+}
+
+public struct PortChoiceError: Error, Sendable, CustomStringConvertible {
+    public var reason: String
+    public var description: String { "--port auto: \(reason)" }
+}

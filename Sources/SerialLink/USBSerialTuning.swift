@@ -1,0 +1,45 @@
+// FTDI adapters hold received bytes for their latency timer (16 ms by default): read it, and set 1 ms.
+
+import Glibc
+
+public enum USBSerialTuning {
+    /// sysfs root, replaceable in tests.
+    nonisolated(unsafe) public static var sysfsRoot = "/sys"
+
+    /// The latency-timer file of a ttyUSB device (FTDI and a few others have one).
+    public static func latencyTimerPath(forPort path: String) -> String? {
+        var resolved = [CChar](repeating: 0, count: Int(PATH_MAX))
+        let real = realpath(path, &resolved) != nil ? String(cString: resolved) : path
+        guard let name = real.split(separator: "/").last, name.hasPrefix("ttyUSB") else { return nil }
+        return "\(sysfsRoot)/bus/usb-serial/devices/\(name)/latency_timer"
+    }
+
+    /// The adapter's latency timer in ms, or nil when it has none.
+    public static func latencyTimerMs(forPort path: String) -> Int? {
+        guard let file = latencyTimerPath(forPort: path), let f = fopen(file, "r") else { return nil }
+        defer { fclose(f) }
+        var line = [CChar](repeating: 0, count: 32)
+        guard fgets(&line, 32, f) != nil else { return nil }
+        let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return Int(text.filter(\.isNumber))
+    }
+
+    /// One line for the user when the timer adds latency, with the exact fix; nil when all is well.
+    public static func advice(forPort path: String) -> String? {
+        guard let ms = latencyTimerMs(forPort: path), ms > 1, let file = latencyTimerPath(forPort: path) else { return nil }
+        return "\(path) holds received bytes up to \(ms) ms (FTDI latency timer): use --low-latency, or run: echo 1 | sudo tee \(file)"
+    }
+
+    /// Sets the timer to 1 ms; returns false when not permitted (or there is none).
+    public static func setLowLatency(forPort path: String) -> Bool {
+        guard let file = latencyTimerPath(forPort: path), let f = fopen(file, "w") else { return false }
+        defer { fclose(f) }
+        return fputs("1\n", f) >= 0
+    }
+
+    /// A hint for boards on ttyACM that stay silent: ModemManager probes such ports for ~10 s.
+    public static func modemManagerHint(forPort path: String) -> String? {
+        guard path.contains("ttyACM") else { return nil }
+        return "if ModemManager is running it may be probing \(path) (~10 s): stop it (sudo systemctl stop ModemManager) or mark the board with ID_MM_DEVICE_IGNORE=1 in a udev rule"
+    }
+}
