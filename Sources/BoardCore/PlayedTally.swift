@@ -24,8 +24,7 @@ struct PlayedTally {
             lateCount &+= 1
             maxLateTicks = max(maxLateTicks, UInt32(clamping: late))
         }
-        crc.update(UInt8(truncatingIfNeeded: raw))
-        crc.update(UInt8(truncatingIfNeeded: raw >> 8))
+        crc.update(le16: raw)
     }
 
     /// The report so far, and a fresh tally; nil when nothing was played.

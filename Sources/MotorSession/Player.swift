@@ -95,8 +95,9 @@ public final class Player {
         return n
     }
 
-    /// The line corrupted frames within the last few seconds (CRC errors counted by either side).
-    var lossyLine: Bool {
+    /// Whether the line corrupted frames within the last few seconds (CRC errors counted by either side);
+    /// notes new errors as it looks.
+    func lineWasLossyLately() -> Bool {
         let errors = report.crcErrors + Int(channel.rxErrors.total)
         if errors > lastErrorCount {
             lastErrorCount = errors
@@ -116,13 +117,15 @@ public final class Player {
         for i in index..<(index + count) { sentAt[i & 2047] = (i, t) }
     }
 
+    /// How long ago frame `index` was last sent (nil when it is no longer remembered).
+    func sentAgoNs(_ index: Int) -> UInt64? {
+        let entry = sentAt[index & 2047]
+        return entry.index == index ? elapsed(now, since: entry.at) : nil
+    }
+
     /// Frame `index` was sent long enough ago that it should have arrived: if the board still misses it,
     /// it was lost.
-    func overdue(_ index: Int) -> Bool {
-        let entry = sentAt[index & 2047]
-        guard entry.index == index else { return false }
-        return elapsed(now, since: entry.at) > repairGuardNs
-    }
+    func overdue(_ index: Int) -> Bool { (sentAgoNs(index) ?? 0) > repairGuardNs }
 
     public init(channel: BoardChannel, prepared: Prepared, options: SessionOptions) {
         self.channel = channel
@@ -250,7 +253,7 @@ public final class Player {
             try sendFrames(upTo: playing + targetFrames)
             // On a line that corrupts frames, send the previous batch once more as well: a frame is then
             // lost only if both copies are (at 40 % message loss: 16 %), and repairs have far less to do.
-            if lossyLine && next > before && before - batch >= acked {
+            if lineWasLossyLately() && next > before && before - batch >= acked {
                 try resend(from: before - batch, count: batch)
             }
         }
@@ -260,8 +263,8 @@ public final class Player {
             lastSendNs = t
         }
         // Retransmission timeout: the oldest unacknowledged frame has been out longer than the RTO.
-        if acked < highestSent && elapsed(t, since: lastProgressNs) > UInt64(options.retransmitTimeoutMs) * 1_000_000
-            && elapsed(t, since: sentAt[acked & 2047].index == acked ? sentAt[acked & 2047].at : t) > UInt64(options.retransmitTimeoutMs) * 1_000_000 {
+        let rto = UInt64(options.retransmitTimeoutMs) * 1_000_000
+        if acked < highestSent && elapsed(t, since: lastProgressNs) > rto && (sentAgoNs(acked) ?? 0) > rto {
             try repair(from: acked)
             lastProgressNs = t
         }
@@ -365,11 +368,4 @@ public final class Player {
 func elapsed(_ now: UInt64, since earlier: UInt64) -> UInt64 { now > earlier ? now - earlier : 0 }
 
 /// CRC-16/CCITT-FALSE over raw duty values, each as 2 little-endian bytes (as in PLAYED).
-public func dutyCRC(_ values: [UInt16]) -> UInt16 {
-    var crc = CRC16()
-    for v in values {
-        crc.update(UInt8(truncatingIfNeeded: v))
-        crc.update(UInt8(truncatingIfNeeded: v >> 8))
-    }
-    return crc.value
-}
+public func dutyCRC(_ values: [UInt16]) -> UInt16 { CRC16.ofDuties(values) }

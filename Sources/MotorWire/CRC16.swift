@@ -17,6 +17,20 @@ public struct CRC16: Sendable {
         value = crc
     }
 
+    /// Adds a 16-bit value as 2 little-endian bytes (how PLAYED checksums duty values).
+    @inline(__always)
+    public mutating func update(le16 value: UInt16) {
+        update(UInt8(truncatingIfNeeded: value))
+        update(UInt8(truncatingIfNeeded: value >> 8))
+    }
+
+    /// CRC of duty values, each as 2 little-endian bytes: PLAYED's `duty_crc`.
+    public static func ofDuties<S: Sequence>(_ values: S) -> UInt16 where S.Element == UInt16 {
+        var crc = CRC16()
+        for v in values { crc.update(le16: v) }
+        return crc.value
+    }
+
     /// CRC of `count` bytes of `bytes` starting at `start`.
     public static func of(_ bytes: borrowing FixedBytes, from start: Int = 0, count: Int) -> UInt16 {
         var crc = CRC16()

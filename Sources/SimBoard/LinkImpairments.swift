@@ -47,7 +47,6 @@ public struct LinkImpairments: Sendable, Equatable {
     static func duration(_ text: String, _ key: String) throws(ImpairmentError) -> UInt64 {
         let units: [(String, Double)] = [("us", 1e3), ("ms", 1e6), ("s", 1e9)]
         for (suffix, scale) in units where text.hasSuffix(suffix) {
-            if let v = Double(text.dropLast(suffix.count)), v >= 0, v <= 10 { return UInt64(v * scale) }
             if let v = Double(text.dropLast(suffix.count)), v >= 0, v * scale <= 10e9 { return UInt64(v * scale) }
         }
         throw ImpairmentError(text: text, reason: "\(key) is a duration such as 16ms, 500us or 0.1s (at most 10 s)")

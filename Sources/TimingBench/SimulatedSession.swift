@@ -56,21 +56,15 @@ public enum SimulatedSession {
         var duties: [UInt16] = []
         expected.render(count: expected.frameCount, into: &duties)
         r.frames = duties.count
-        let hz = Double(world.spec.clockHz)
         var errors: [Double] = []
         var tail: [Double] = []
         let tailFrom = duties.count - 10 * scenario.frameRate
-        for p in world.plays {
-            guard p.boot < player.wireBases.count, p.boot < world.clockHistory.count else { continue }
-            let i = player.wireBases[p.boot] + Int(p.index)
-            guard i < duties.count else { continue }
-            let truth = world.clockHistory[p.boot].ticks(atHostNs: player.intendedNs(i))
-            let e = (Double(p.tick) - Double(truth)) / hz * 1e6
-            errors.append(abs(e))
-            if i >= tailFrom { tail.append(e) }
-            if i == 0 { r.startErrorUs = abs(e) }
-            if p.raw != duties[i] {
-                if p.raw == 0 { r.underruns += 1 } else { r.wrongDuties += 1 }
+        for f in TrueTiming.frames(world: world, player: player) where f.index < duties.count {
+            errors.append(abs(f.errorUs))
+            if f.index >= tailFrom { tail.append(f.errorUs) }
+            if f.index == 0 { r.startErrorUs = abs(f.errorUs) }
+            if f.raw != duties[f.index] {
+                if f.raw == 0 { r.underruns += 1 } else { r.wrongDuties += 1 }
             }
         }
         r.framesPlayed = errors.count

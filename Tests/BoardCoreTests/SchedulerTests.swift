@@ -158,14 +158,7 @@ import Testing
     }
 }
 
-func crc(_ values: [UInt16]) -> UInt16 {
-    var c = CRC16()
-    for v in values {
-        c.update(UInt8(truncatingIfNeeded: v))
-        c.update(UInt8(truncatingIfNeeded: v >> 8))
-    }
-    return c.value
-}
+func crc(_ values: [UInt16]) -> UInt16 { CRC16.ofDuties(values) }
 
 @Suite struct WakeTests {
     /// With an output lead and the next frame not yet received, the board must not ask to be woken
