@@ -22,6 +22,8 @@ let package = Package(
         ),
         // POSIX pty calls hidden by Glibc's module (header only).
         .systemLibrary(name: "CPosixPty"),
+        // The tty ioctls Swift cannot call: termios2 baud rates (250000 and friends), DTR and RTS.
+        .target(name: "CTTYControl"),
         // Protocol v1 codec. Embedded-Swift-clean: no Foundation, no heap per byte.
         .target(name: "MotorWire"),
         // The board's logic; the same source runs in firmware, the simulated board and tests.
@@ -29,7 +31,7 @@ let package = Package(
         // Patterns, curves and motor models rendered to duty frames.
         .target(name: "Breath"),
         // Byte links: libserialport ports, pty fallback, in-memory link with faults.
-        .target(name: "SerialLink", dependencies: ["CSerialPort", "CPosixPty"]),
+        .target(name: "SerialLink", dependencies: ["CSerialPort", "CPosixPty", "CTTYControl"]),
         // BoardCore on the host: its own drifting clock, a motor model, a PWM log.
         .target(name: "SimBoard", dependencies: ["BoardCore", "MotorWire", "Breath", "SerialLink"]),
         // Host side of the protocol: prepare, clock sync, streaming, stop.

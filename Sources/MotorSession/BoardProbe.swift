@@ -11,19 +11,19 @@ public enum BoardProbe {
     }
 
     /// Opens `path`, sends HELLO, waits up to `timeoutMs` for INFO, closes.
-    public static func probe(path: String, baud: Int = 115_200, timeoutMs: Int = 1500) -> Answer {
+    public static func probe(path: String, settings: LinkSettings = LinkSettings(), timeoutMs: Int = 1500) -> Answer {
         let link: ByteLink
-        do { link = try PortOpener.open(path: path, baud: baud) } catch { return .unavailable(error) }
+        do { link = try PortOpener.open(path: path, settings: settings) } catch { return .unavailable(error) }
         defer { link.close() }
         let channel = BoardChannel(link: link)
         do { return .board(try channel.hello(timeoutMs: timeoutMs)) } catch { return .silent }
     }
 
     /// The one port among the listed ones whose board answers, or a one-line reason.
-    public static func autoSelect(baud: Int = 115_200) -> Result<String, PortChoiceError> {
+    public static func autoSelect(settings: LinkSettings = LinkSettings()) -> Result<String, PortChoiceError> {
         let candidates: [PortInfo]
         do { candidates = try PortDiscovery.list() } catch { return .failure(PortChoiceError(reason: error.description)) }
-        let answering = candidates.filter { if case .board = probe(path: $0.path, baud: baud) { return true } else { return false } }
+        let answering = candidates.filter { if case .board = probe(path: $0.path, settings: settings) { return true } else { return false } }
         if answering.count == 1 { return .success(answering[0].path) }
         let names = candidates.map(\.path).joined(separator: ", ")
         if answering.isEmpty {

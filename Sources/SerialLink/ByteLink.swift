@@ -22,6 +22,7 @@ public enum LinkError: Error, Sendable, Equatable, CustomStringConvertible {
     case permissionDenied(path: String)
     case busy(path: String)
     case notASerialPort(path: String)
+    case driverCannotOpen(path: String, reason: String)
     case disconnected(path: String)
     case unsupportedBaud(path: String, baud: Int)
     case writeTimeout(path: String)
@@ -39,6 +40,8 @@ public enum LinkError: Error, Sendable, Equatable, CustomStringConvertible {
             return "port \(path) is busy: another program (or motorbreath) has it open"
         case .notASerialPort(let path):
             return "\(path) is not a serial port or terminal device"
+        case .driverCannotOpen(let path, let reason):
+            return "cannot open \(path): \(reason)"
         case .disconnected(let path):
             return "board on \(path) disconnected (unplugged or reset)"
         case .unsupportedBaud(let path, let baud):

@@ -2,6 +2,9 @@
 
 /// What the self-test measured.
 public struct LoopbackReport: Sendable, Codable {
+    public var port = ""
+    /// "libserialport" or "termios": which code path carried the bytes.
+    public var driver = ""
     public var bytes = 0
     public var seconds = 0.0
     public var bytesPerSecond = 0.0
@@ -14,7 +17,7 @@ public struct LoopbackReport: Sendable, Codable {
     public var lostPings = 0
 
     enum CodingKeys: String, CodingKey {
-        case bytes, seconds, bytesPerSecond = "bytes_per_second", theoreticalBytesPerSecond = "theoretical_bytes_per_second"
+        case port, driver, bytes, seconds, bytesPerSecond = "bytes_per_second", theoreticalBytesPerSecond = "theoretical_bytes_per_second"
         case mismatchedBytes = "mismatched_bytes", missingBytes = "missing_bytes", rttUs = "rtt_us", pings
         case lostPings = "lost_pings"
     }

@@ -6,13 +6,30 @@ public enum PortOpener {
     /// Opens `path` at `baud`. Ptys (also via symlinks such as socat's link=) use TTYLink;
     /// real devices use libserialport.
     public static func open(path: String, baud: Int = 115_200) throws(LinkError) -> ByteLink {
+        try open(path: path, settings: LinkSettings(baud: baud))
+    }
+
+    /// Opens `path` with `settings`; `settings.driver` can force either code path (tests, odd devices).
+    public static func open(path: String, settings: LinkSettings) throws(LinkError) -> ByteLink {
         var st = stat()
         guard stat(path, &st) == 0 else { throw LinkError.from(errno: errno, path: path, operation: "open") }
         guard (st.st_mode & S_IFMT) == S_IFCHR else { throw .notASerialPort(path: path) }
-        if isPseudoTerminal(st) {
-            return try TTYLink(path: path, baud: baud)
+        switch settings.driver {
+        case .termios:
+            return try TTYLink(path: path, settings: settings)
+        case .libserialport:
+            return try SerialPortLink(path: resolved(path), settings: settings)
+        case .auto:
+            if isPseudoTerminal(st) { return try TTYLink(path: path, settings: settings) }
+            return try SerialPortLink(path: resolved(path), settings: settings)
         }
-        return try SerialPortLink(path: path, baud: baud)
+    }
+
+    /// libserialport looks ports up by their /dev name: follow symlinks such as /dev/serial/by-id/... first.
+    static func resolved(_ path: String) -> String {
+        guard let real = realpath(path, nil) else { return path }
+        defer { free(real) }
+        return String(cString: real)
     }
 
     /// Unix98 pty slaves have major numbers 136...143.

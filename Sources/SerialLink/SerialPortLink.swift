@@ -2,16 +2,22 @@
 // waited on with poll() on the port's handle, every return code checked.
 
 import CSerialPort
+import CTTYControl
 import Glibc
 
 /// A USB-serial adapter or UART device (/dev/ttyUSB0, /dev/ttyACM0, ...).
-public final class SerialPortLink: ByteLink, @unchecked Sendable {
+public final class SerialPortLink: ByteLink, ModemControl, @unchecked Sendable {
     public let name: String
     private var port: OpaquePointer?
     private var fd: Int32 = -1
     private let lock = Mutex()
 
-    public init(path: String, baud: Int = 115_200) throws(LinkError) {
+    public convenience init(path: String, baud: Int = 115_200) throws(LinkError) {
+        try self.init(path: path, settings: LinkSettings(baud: baud))
+    }
+
+    public init(path: String, settings: LinkSettings) throws(LinkError) {
+        let baud = settings.baud
         name = path
         var p: OpaquePointer?
         try SerialPortLink.check(sp_get_port_by_name(path, &p), path: path, operation: "look up")
@@ -23,14 +29,19 @@ public final class SerialPortLink: ByteLink, @unchecked Sendable {
             try SerialPortLink.check(sp_get_port_handle(p, &handle), path: path, operation: "get handle of")
             fd = handle
             if flock(fd, LOCK_EX | LOCK_NB) != 0 { throw LinkError.busy(path: path) }
-            let r = sp_set_baudrate(p, Int32(baud))
-            if r != SP_OK { throw LinkError.unsupportedBaud(path: path, baud: baud) }
+            guard LinkSettings.baudRange.contains(baud), sp_set_baudrate(p, Int32(baud)) == SP_OK else {
+                throw LinkError.unsupportedBaud(path: path, baud: baud)
+            }
+            // The driver may round a rate its divisor cannot make; more than 2 % off garbles bytes.
+            let got = Int(mb_tty_get_baud(handle))
+            if got > 0 && abs(got - baud) * 50 > baud { throw LinkError.unsupportedBaud(path: path, baud: baud) }
             try SerialPortLink.check(sp_set_bits(p, 8), path: path, operation: "set 8 data bits on")
             try SerialPortLink.check(sp_set_parity(p, SP_PARITY_NONE), path: path, operation: "set no parity on")
             try SerialPortLink.check(sp_set_stopbits(p, 1), path: path, operation: "set 1 stop bit on")
             try SerialPortLink.check(sp_set_flowcontrol(p, SP_FLOWCONTROL_NONE), path: path,
                                      operation: "disable flow control on")
             try SerialPortLink.check(sp_flush(p, SP_BUF_BOTH), path: path, operation: "flush")
+            try apply(settings)
         } catch {
             close()
             throw error
@@ -53,11 +64,27 @@ public final class SerialPortLink: ByteLink, @unchecked Sendable {
         default:
             if operation == "look up" {
                 // libserialport knows only devices with a tty class entry in sysfs.
+                if PortOpener.isPseudoTerminal(path: path) {
+                    throw .driverCannotOpen(path: path, reason: "libserialport cannot open pseudo-terminals (use --driver auto or termios)")
+                }
                 if access(path, F_OK) == 0 { throw .notASerialPort(path: path) }
                 throw .noSuchPort(path: path, available: PortPaths.existing())
             }
             throw .os(path: path, operation: operation, errno: EINVAL, message: "invalid argument")
         }
+    }
+
+    /// The output rate the driver holds (what the adapter was really set to).
+    public var baudRate: Int { Int(mb_tty_get_baud(lock.withLock { fd })) }
+
+    public func setDTR(_ on: Bool) throws(LinkError) {
+        guard let p = lock.withLock({ port }) else { throw .closed }
+        try SerialPortLink.check(sp_set_dtr(p, on ? SP_DTR_ON : SP_DTR_OFF), path: name, operation: "set DTR on")
+    }
+
+    public func setRTS(_ on: Bool) throws(LinkError) {
+        guard let p = lock.withLock({ port }) else { throw .closed }
+        try SerialPortLink.check(sp_set_rts(p, on ? SP_RTS_ON : SP_RTS_OFF), path: name, operation: "set RTS on")
     }
 
     public func write(_ bytes: [UInt8], timeoutMs: Int) throws(LinkError) {

@@ -57,6 +57,7 @@ public final class SimWorld: @unchecked Sendable {
     private var lastToBoard: UInt64 = 0
     private var lastToHost: UInt64 = 0
     private var unpluggedUntil: UInt64?
+    private var bootloaderUntil: UInt64?
     private var previousPlays: [PlayRecord] = []
 
     public init(spec: SimBoardSpec = SimBoardSpec(), impairments: LinkImpairments = LinkImpairments(),
@@ -99,6 +100,21 @@ public final class SimWorld: @unchecked Sendable {
         }
     }
 
+    /// An Arduino-style reset when the port opens: for `durationNs` a bootloader owns the UART. It
+    /// prints a burst of noise, answers every chunk it receives with STK500 sync bytes (never a valid
+    /// frame), and ignores what the host sends; then the firmware boots and announces itself.
+    public func bootloader(forNs duration: UInt64) {
+        mutex.withLock {
+            bootloaderUntil = now + duration
+            board.port.off(at: clock.ticks(atHostNs: now))
+            toHost.removeAll()  // the reset loses whatever the old firmware had in flight
+            var noise: [UInt8] = []
+            for _ in 0..<96 { noise.append(UInt8(truncatingIfNeeded: rng.next())) }
+            noise += [0x00, 0x14, 0x10, 0x00, 0x15, 0x00]
+            sendRaw(noise)
+        }
+    }
+
     /// Advances the world to `t` (virtual pacing; in real time it waits), for harnesses between host steps.
     public func run(until t: UInt64) { mutex.withLock { runLocked(until: t, stopOnHostData: false) } }
 
@@ -124,7 +140,7 @@ public final class SimWorld: @unchecked Sendable {
     private func realNow() -> UInt64 { MonotonicClock.nowNs() - epoch }
 
     private func boardWake() -> UInt64 {
-        guard kind == .motorbreath, !stalled else { return UInt64.max }
+        guard kind == .motorbreath, !stalled, bootloaderUntil == nil else { return UInt64.max }
         // The tick goes into a local first: computing it inside the call would make Swift copy the whole
         // board (its logs included) to keep the accesses apart.
         let tick = clock.ticks(atHostNs: now)
@@ -139,12 +155,17 @@ public final class SimWorld: @unchecked Sendable {
                 unpluggedUntil = nil
                 rebootLocked()
             }
+            if let b = bootloaderUntil, now >= b {
+                bootloaderUntil = nil
+                rebootLocked()
+            }
             if stopOnHostData, let first = toHost.first, first.at <= now { return }
             var next = deadline
             if let d = toBoard.first?.at, !stalled { next = min(next, d) }
             next = min(next, boardWake())
             if stopOnHostData, let h = toHost.first?.at { next = min(next, h) }
             if let u = unpluggedUntil { next = min(next, u) }
+            if let b = bootloaderUntil { next = min(next, b) }
             next = max(next, now)
             if pacing == .realTime {
                 let real = realNow()
@@ -161,6 +182,15 @@ public final class SimWorld: @unchecked Sendable {
     /// Delivers due bytes to the board and services it.
     private func step() {
         guard !stalled else { return }
+        if bootloaderUntil != nil {
+            var replies: [UInt8] = []
+            while let first = toBoard.first, first.at <= now {
+                toBoard.removeFirst()
+                replies += [0x14, 0x10]  // STK_INSYNC, STK_OK: what optiboot says to anything
+            }
+            if !replies.isEmpty { sendRaw(replies) }
+            return
+        }
         let tick = clock.ticks(atHostNs: now)
         while let first = toBoard.first, first.at <= now {
             toBoard.removeFirst()
@@ -183,6 +213,10 @@ public final class SimWorld: @unchecked Sendable {
         var out: [UInt8] = []
         while board.nextOutgoing(into: &wire) { for i in 0..<wire.count { out.append(wire[i]) } }
         if !out.isEmpty && unpluggedUntil == nil { send(out, toHost: true) }
+    }
+
+    private func sendRaw(_ bytes: [UInt8]) {
+        if unpluggedUntil == nil { send(bytes, toHost: true) }
     }
 
     /// Queues bytes for the other side through the impairments (FIFO: nothing overtakes).

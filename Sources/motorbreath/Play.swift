@@ -22,14 +22,7 @@ struct Play: ParsableCommand {
     @Flag(help: "Play on the built-in simulated board (no hardware needed).")
     var simulate = false
 
-    @Option(help: "Serial port of the board, e.g. /dev/ttyUSB0, a pseudo-terminal such as /dev/pts/3, or auto.")
-    var port: String?
-
-    @Option(help: "Baud rate of the serial port.")
-    var baud: Int = 115_200
-
-    @Flag(help: "Set an FTDI adapter's latency timer to 1 ms (needs write access to sysfs).")
-    var lowLatency = false
+    @OptionGroup(title: "Board connection") var connection: PortArguments
 
     @OptionGroup var breath: BreathArguments
 
@@ -62,10 +55,10 @@ struct Play: ParsableCommand {
 
     func validate() throws {
         guard (50...1000).contains(frameRate) else { throw ValidationError("--frame-rate must be 50...1000") }
-        guard simulate || port != nil else {
+        guard simulate || connection.port != nil else {
             throw ValidationError("say where the board is: --port /dev/ttyUSB0, or --simulate to run without one")
         }
-        guard !(simulate && port != nil) else { throw ValidationError("use --simulate or --port, not both") }
+        guard !(simulate && connection.port != nil) else { throw ValidationError("use --simulate or --port, not both") }
         guard simulate || (simLink == nil && !virtualTime) else {
             throw ValidationError("--sim-link and --virtual-time work with --simulate only")
         }
@@ -78,9 +71,10 @@ struct Play: ParsableCommand {
         var options = SessionOptions()
         options.frameRate = frameRate
         options.allowReverse = !noCompensation
+        options.helloTimeoutMs = connection.bootWait
 
         let link: ByteLink
-        var resolvedPort = port ?? ""
+        var resolvedPort = ""
         var clock: HostClock = SystemClock()
         var world: SimWorld?
         if simulate {
@@ -93,19 +87,8 @@ struct Play: ParsableCommand {
             clock = w.hostClock
             world = w
         } else {
-            var path = port!
-            if path == "auto" {
-                switch BoardProbe.autoSelect(baud: baud) {
-                case .success(let found): path = found
-                case .failure(let e): throw fail(e)
-                }
-            }
-            if lowLatency && !USBSerialTuning.setLowLatency(forPort: path) && USBSerialTuning.latencyTimerPath(forPort: path) != nil {
-                Stderr.write("motorbreath: note: could not set the latency timer (run as root, or: echo 1 | sudo tee \(USBSerialTuning.latencyTimerPath(forPort: path)!))\n")
-            }
-            if let advice = USBSerialTuning.advice(forPort: path), !quiet { Stderr.write("motorbreath: note: \(advice)\n") }
-            resolvedPort = path
-            do { link = try PortOpener.open(path: path, baud: baud) } catch { throw fail(error) }
+            resolvedPort = try connection.resolvedPath()
+            link = try connection.open(resolvedPort, quiet: quiet)
         }
         defer { link.close() }
 
@@ -132,8 +115,8 @@ struct Play: ParsableCommand {
                 player.reopen = { () throws(LinkError) -> ByteLink in world.hostLink }
             } else if !resolvedPort.isEmpty {
                 let path = resolvedPort
-                let rate = baud
-                player.reopen = { () throws(LinkError) -> ByteLink in try PortOpener.open(path: path, baud: rate) }
+                let settings = connection.settings
+                player.reopen = { () throws(LinkError) -> ByteLink in try PortOpener.open(path: path, settings: settings) }
             }
             var r = try player.play(frames, onStatus: { live in
                 var breathTime = live

@@ -14,11 +14,8 @@ struct SelftestCommand: ParsableCommand {
     @Flag(help: "Loopback mode: the port's TX is wired to its RX.")
     var loopback = false
 
-    @Option(help: "Serial port (or a pty whose far end echoes).")
-    var port: String
-
-    @Option(help: "Baud rate.")
-    var baud: Int = 115_200
+    @OptionGroup(title: "Port (a serial adapter with TX wired to RX, or a pty whose far end echoes)")
+    var connection: PortArguments
 
     @Option(help: "Seconds of streaming.")
     var seconds: Double = 2
@@ -28,18 +25,22 @@ struct SelftestCommand: ParsableCommand {
 
     func run() throws {
         guard loopback else { throw fail("only --loopback is implemented: wire TX to RX and pass --loopback") }
-        let link: ByteLink
-        do { link = try PortOpener.open(path: port, baud: baud) } catch { throw fail(error) }
+        let port = try connection.resolvedPath()
+        let baud = connection.baud
+        let link = try connection.open(port, quiet: json)
         defer { link.close() }
         let isPty = PortOpener.isPseudoTerminal(path: port)
-        let r: LoopbackReport
+        var r: LoopbackReport
         do { r = try LoopbackSelfTest.run(link: link, seconds: seconds, baud: isPty ? nil : baud) } catch { throw fail(error) }
+        r.driver = link is SerialPortLink ? "libserialport" : "termios"
+        r.port = port
         if json {
             let enc = JSONEncoder()
             enc.outputFormatting = [.prettyPrinted, .sortedKeys]
             print(String(decoding: try enc.encode(r), as: UTF8.self))
         } else {
             let limit = r.theoreticalBytesPerSecond.map { " of \(Int($0)) B/s possible at \(baud) baud (\(fixed(100 * r.bytesPerSecond / $0, 0)) %)" } ?? " (pseudo-terminal: no baud limit)"
+            print("port        \(port) via \(r.driver)")
             print("throughput  \(Int(r.bytesPerSecond)) B/s\(limit)")
             print("verified    \(r.bytes) bytes, \(r.mismatchedBytes) wrong, \(r.missingBytes) missing")
             if let mn = r.rttUs["min"], let p50 = r.rttUs["p50"], let p99 = r.rttUs["p99"] {

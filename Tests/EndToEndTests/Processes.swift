@@ -15,7 +15,7 @@ struct RunResult {
 }
 
 /// Runs motorbreath with `arguments` to completion (killed after `timeout` seconds).
-func runMotorbreath(_ arguments: [String], timeout: Double = 60) throws -> RunResult {
+func runMotorbreath(_ arguments: [String], timeout: Double = 60, environment: [String: String] = [:]) throws -> RunResult {
     // Output goes to files, not pipes: a child writing more than a pipe holds would block forever.
     let dir = FileManager.default.temporaryDirectory
     let outURL = dir.appendingPathComponent("out-\(UUID().uuidString)"), errURL = dir.appendingPathComponent("err-\(UUID().uuidString)")
@@ -28,6 +28,9 @@ func runMotorbreath(_ arguments: [String], timeout: Double = 60) throws -> RunRe
     let p = Process()
     p.executableURL = motorbreathBinary
     p.arguments = arguments
+    if !environment.isEmpty {
+        p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    }
     p.standardOutput = try FileHandle(forWritingTo: outURL)
     p.standardError = try FileHandle(forWritingTo: errURL)
     try p.run()

@@ -14,7 +14,8 @@ import Testing
         #expect(LinkError.from(errno: ENXIO, path: path, operation: "read") == .disconnected(path: path))
         #expect(LinkError.from(errno: ENOTTY, path: path, operation: "open") == .notASerialPort(path: path))
         for e in [LinkError.noSuchPort(path: path, available: []), .permissionDenied(path: path), .busy(path: path),
-                  .disconnected(path: path), .unsupportedBaud(path: path, baud: 123), .writeTimeout(path: path)] {
+                  .disconnected(path: path), .unsupportedBaud(path: path, baud: 123), .writeTimeout(path: path),
+                  .driverCannotOpen(path: path, reason: "why")] {
             #expect(!"\(e)".contains("\n"))
         }
     }
@@ -23,7 +24,34 @@ import Testing
         #expect(throws: LinkError.self) { try PortOpener.open(path: "/nonexistent/tty") }
         #expect(throws: LinkError.notASerialPort(path: "/dev/null")) { try PortOpener.open(path: "/dev/null") }
         let pty = try PseudoTerminal()
-        #expect(throws: LinkError.unsupportedBaud(path: pty.slavePath, baud: 12345)) { try TTYLink(path: pty.slavePath, baud: 12345) }
+        for baud in [0, 49, 50_000_000] {
+            #expect(throws: LinkError.unsupportedBaud(path: pty.slavePath, baud: baud)) { try TTYLink(path: pty.slavePath, baud: baud) }
+        }
+        // Without the test shim, libserialport refuses a pty: the error says so and names the way out.
+        let forced = LinkSettings(driver: .libserialport)
+        #expect(throws: LinkError.driverCannotOpen(path: pty.slavePath,
+                                                   reason: "libserialport cannot open pseudo-terminals (use --driver auto or termios)")) {
+            try PortOpener.open(path: pty.slavePath, settings: forced)
+        }
+    }
+
+    @Test(arguments: [250_000, 500_000, 1_000_000, 2_000_000, 74_880])
+    func anyBaudRateReachesTheDriver(baud: Int) throws {
+        // 250000 and 74880 have no termios constant: they go through termios2/BOTHER; the driver's own
+        // copy of the settings is read back, so this fails if the rate was silently replaced.
+        let pty = try PseudoTerminal()
+        let link = try TTYLink(path: pty.slavePath, baud: baud)
+        defer { link.close() }
+        #expect(link.baudRate == baud)
+    }
+
+    @Test func modemLinesOnAPtyAreANoOpNotAnError() throws {
+        let pty = try PseudoTerminal()
+        let link = try TTYLink(path: pty.slavePath, settings: LinkSettings(dtr: false, rts: true))
+        defer { link.close() }
+        #expect(link.isPseudoTerminal)
+        try link.setDTR(true)
+        try link.pulseReset(ms: 1)
     }
 
     @Test func asecondOpenOfTheSamePortIsBusy() throws {

@@ -1,0 +1,20 @@
+/* CTTYControl: the tty ioctls Swift cannot call (ioctl is variadic): modem lines and any baud rate. */
+#ifndef MOTORBREATH_TTY_CONTROL_H
+#define MOTORBREATH_TTY_CONTROL_H
+
+/* Sets the input and output speed of `fd` to `baud` exactly (termios2 with BOTHER), so rates such as
+   250000 work. Returns 0, or -1 with errno set. */
+int mb_tty_set_baud(int fd, unsigned int baud);
+
+/* The output speed the driver holds for `fd` (termios2 c_ospeed), or 0 with errno set. */
+unsigned int mb_tty_get_baud(int fd);
+
+/* Raises (`on` != 0) or drops the DTR or RTS line. Returns 0, or -1 with errno set
+   (ENOTTY/EINVAL on a pseudo-terminal, which has no modem lines). */
+int mb_tty_set_dtr(int fd, int on);
+int mb_tty_set_rts(int fd, int on);
+
+/* TIOCM_* bits of the modem lines, or -1 with errno set. */
+int mb_tty_modem_bits(int fd);
+
+#endif

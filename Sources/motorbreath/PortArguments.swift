@@ -1,0 +1,77 @@
+// The options that say how to reach a real board (--port, --baud, --driver, modem lines, boot wait),
+// shared by play, selftest, info and bench, and the one place a port is opened from the CLI.
+
+import ArgumentParser
+import MotorSession
+import SerialLink
+
+extension LinkSettings.Driver: ExpressibleByArgument {}
+
+/// on/off for a modem line.
+enum LineLevel: String, ExpressibleByArgument, CaseIterable {
+    case on, off
+}
+
+struct PortArguments: ParsableArguments {
+    @Option(help: "Serial port of the board, e.g. /dev/ttyUSB0, a pseudo-terminal such as /dev/pts/3, or auto (the one port whose board answers).")
+    var port: String?
+
+    @Option(help: "Baud rate. Any rate the adapter can make, e.g. 115200, 250000, 500000, 1000000, 2000000.")
+    var baud: Int = 115_200
+
+    @Option(help: "Code that opens the port: auto (termios for pseudo-terminals, libserialport otherwise), libserialport or termios.")
+    var driver: LinkSettings.Driver = .auto
+
+    @Option(help: "DTR after opening (on/off). Linux raises DTR and RTS on open, which resets an Arduino.")
+    var dtr: LineLevel?
+
+    @Option(help: "RTS after opening (on/off).")
+    var rts: LineLevel?
+
+    @Flag(help: "Reset the board on purpose first: pulse DTR low for 100 ms (Arduino-style auto-reset wiring).")
+    var resetBoard = false
+
+    @Option(help: "Milliseconds to wait for the board to announce itself after the port opens (an Arduino's bootloader takes 1-2 s; its noise is discarded).")
+    var bootWait: Int = 3000
+
+    @Flag(help: "Set an FTDI adapter's latency timer to 1 ms (needs write access to sysfs).")
+    var lowLatency = false
+
+    var settings: LinkSettings {
+        LinkSettings(baud: baud, driver: driver, dtr: dtr.map { $0 == .on }, rts: rts.map { $0 == .on })
+    }
+
+    func validate() throws {
+        guard LinkSettings.baudRange.contains(baud) else {
+            throw ValidationError("--baud must be \(LinkSettings.baudRange.lowerBound)...\(LinkSettings.baudRange.upperBound)")
+        }
+        guard bootWait >= 100 else { throw ValidationError("--boot-wait must be at least 100 ms") }
+    }
+
+    /// `--port`, with `auto` resolved to the one answering board. Exits with one line when there is none.
+    func resolvedPath() throws -> String {
+        guard let port else { throw fail("say where the board is: --port /dev/ttyUSB0 (see: motorbreath ports)") }
+        guard port == "auto" else { return port }
+        switch BoardProbe.autoSelect(settings: settings) {
+        case .success(let found): return found
+        case .failure(let e): throw fail(e)
+        }
+    }
+
+    /// Opens `path` with these settings: FTDI latency advice, optional reset pulse, one-line errors.
+    func open(_ path: String, quiet: Bool = false) throws -> ByteLink {
+        if lowLatency, !USBSerialTuning.setLowLatency(forPort: path), let timer = USBSerialTuning.latencyTimerPath(forPort: path) {
+            Stderr.write("motorbreath: note: could not set the latency timer (run as root, or: echo 1 | sudo tee \(timer))\n")
+        }
+        if let advice = USBSerialTuning.advice(forPort: path), !quiet { Stderr.write("motorbreath: note: \(advice)\n") }
+        let link: ByteLink
+        do { link = try PortOpener.open(path: path, settings: settings) } catch { throw fail(error) }
+        if resetBoard, let lines = link as? ModemControl {
+            do { try lines.pulseReset() } catch {
+                link.close()
+                throw fail(error)
+            }
+        }
+        return link
+    }
+}
