@@ -354,8 +354,9 @@ public final class Player {
 
     /// Sends STOP now and waits briefly for a STATUS showing the output at 0.
     public func stopMotor() -> Bool {
-        guard let seq = try? channel.send(.stop(atIndex: HostMessage.stopNow)) else { return false }
-        let off = try? channel.waitFor("STOP reply", timeoutMs: options.replyTimeoutMs) { m throws(SessionError) -> Bool? in
+        // STOP now is idempotent, so a STOP or reply lost on a noisy line is simply sent again.
+        let off = try? channel.exchange(.stop(atIndex: HostMessage.stopNow), "STOP reply", attempts: 4,
+                                        timeoutMs: options.replyTimeoutMs) { m, seq throws(SessionError) -> Bool? in
             if case .status(let s) = m, s.ackSeq == seq { return s.output == 0 && s.state != .playing && s.state != .armed }
             return nil
         }

@@ -10,10 +10,13 @@ public protocol ByteLink: AnyObject, Sendable {
     func read(maxBytes: Int, timeoutMs: Int) throws(LinkError) -> [UInt8]
     /// Releases the port. Further calls fail with `.closed`.
     func close()
+    /// Makes a read waiting on another thread return [] now (safe from any thread).
+    func wake()
 }
 
 extension ByteLink {
     public func write(_ bytes: [UInt8]) throws(LinkError) { try write(bytes, timeoutMs: 1000) }
+    public func wake() {}
 }
 
 /// What went wrong with a link, with the one line a user should read.

@@ -7,6 +7,7 @@ final class FDStream: @unchecked Sendable {
     let name: String
     private var fd: Int32
     private let lock = Mutex()
+    private let waker = Waker()
 
     init(fd: Int32, name: String) {
         self.fd = fd
@@ -40,10 +41,9 @@ final class FDStream: @unchecked Sendable {
     func read(maxBytes: Int, timeoutMs: Int) throws(LinkError) -> [UInt8] {
         let fd = descriptor
         guard fd >= 0 else { throw .closed }
-        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        let r = poll(&p, 1, Int32(timeoutMs))
-        if r <= 0 { return [] }  // timeout, or EINTR: the caller loops and checks for shutdown
-        if p.revents & Int16(POLLIN) == 0 && p.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
+        let revents = waker.poll(fd, events: Int16(POLLIN), timeoutMs: timeoutMs)
+        if revents <= 0 { return [] }  // timeout, woken, or EINTR: the caller loops and checks for shutdown
+        if revents & Int16(POLLIN) == 0 && revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
             throw .disconnected(path: name)
         }
         var buffer = [UInt8](repeating: 0, count: maxBytes)
@@ -57,7 +57,10 @@ final class FDStream: @unchecked Sendable {
         return Array(buffer[0..<n])
     }
 
+    func wake() { waker.wake() }
+
     func close() {
+        waker.wake()
         lock.withLock {
             if fd >= 0 {
                 Glibc.close(fd)

@@ -7,6 +7,7 @@ final class ByteQueue: @unchecked Sendable {
     private var bytes: [UInt8] = []
     private var head = 0
     private var closed = false
+    private var woken = false
     private var mutex = pthread_mutex_t()
     private var cond = pthread_cond_t()
 
@@ -43,10 +44,11 @@ final class ByteQueue: @unchecked Sendable {
             let ns = Int(ts.tv_nsec) + (timeoutMs % 1000) * 1_000_000
             ts.tv_sec += timeoutMs / 1000 + ns / 1_000_000_000
             ts.tv_nsec = ns % 1_000_000_000
-            while head == bytes.count && !closed {
+            while head == bytes.count && !closed && !woken {
                 if pthread_cond_timedwait(&cond, &mutex, &ts) == ETIMEDOUT { break }
             }
         }
+        woken = false
         if head == bytes.count { return closed ? nil : [] }
         let end = min(bytes.count, head + max)
         let out = Array(bytes[head..<end])
@@ -56,6 +58,14 @@ final class ByteQueue: @unchecked Sendable {
             head = 0
         }
         return out
+    }
+
+    /// A waiting pop returns now.
+    func wake() {
+        pthread_mutex_lock(&mutex)
+        woken = true
+        pthread_cond_broadcast(&cond)
+        pthread_mutex_unlock(&mutex)
     }
 
     func close() {
@@ -99,4 +109,6 @@ public final class InMemoryLink: ByteLink, @unchecked Sendable {
         inbound.close()
         outbound.close()
     }
+
+    public func wake() { inbound.wake() }
 }

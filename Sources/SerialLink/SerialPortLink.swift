@@ -11,6 +11,7 @@ public final class SerialPortLink: ByteLink, ModemControl, @unchecked Sendable {
     private var port: OpaquePointer?
     private var fd: Int32 = -1
     private let lock = Mutex()
+    private let waker = Waker()
 
     public convenience init(path: String, baud: Int = 115_200) throws(LinkError) {
         try self.init(path: path, settings: LinkSettings(baud: baud))
@@ -109,11 +110,10 @@ public final class SerialPortLink: ByteLink, ModemControl, @unchecked Sendable {
     public func read(maxBytes: Int, timeoutMs: Int) throws(LinkError) -> [UInt8] {
         let (p, fd) = lock.withLock { (port, self.fd) }
         guard let p else { throw .closed }
-        var pf = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        let r = poll(&pf, 1, Int32(timeoutMs))
-        if r < 0 { return [] }  // EINTR: the caller loops and checks for shutdown
-        if r == 0 { return [] }
-        if pf.revents & Int16(POLLIN) == 0 && pf.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
+        // libserialport's own sp_wait cannot be woken; poll the port's handle next to a self-pipe instead.
+        let revents = waker.poll(fd, events: Int16(POLLIN), timeoutMs: timeoutMs)
+        if revents <= 0 { return [] }  // timeout, woken, or EINTR: the caller loops and checks for shutdown
+        if revents & Int16(POLLIN) == 0 && revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
             throw .disconnected(path: name)
         }
         var buffer = [UInt8](repeating: 0, count: maxBytes)
@@ -124,7 +124,10 @@ public final class SerialPortLink: ByteLink, ModemControl, @unchecked Sendable {
         return Array(buffer[0..<Int(n.rawValue)])
     }
 
+    public func wake() { waker.wake() }
+
     public func close() {
+        waker.wake()
         lock.withLock {
             if let p = port {
                 if fd >= 0 { _ = flock(fd, LOCK_UN) }

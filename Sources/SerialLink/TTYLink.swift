@@ -114,4 +114,5 @@ public final class TTYLink: ByteLink, ModemControl, @unchecked Sendable {
     }
 
     public func close() { stream.close() }
+    public func wake() { stream.wake() }
 }

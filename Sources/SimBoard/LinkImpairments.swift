@@ -1,4 +1,5 @@
-// What the simulated link does to bytes: latency, jitter, corruption, loss; parsed from --sim-link text.
+// What the simulated link does to bytes: latency, jitter, corruption, loss, duplication, garbage bursts;
+// parsed from --sim-link text.
 
 /// Impairments of a simulated serial link, per direction.
 public struct LinkImpairments: Sendable, Equatable {
@@ -9,12 +10,16 @@ public struct LinkImpairments: Sendable, Equatable {
     public var corruptPerByte = 0.0
     /// Probability that a byte is lost.
     public var dropPerByte = 0.0
+    /// Probability that a byte arrives twice (a flaky USB bridge re-sending).
+    public var duplicatePerByte = 0.0
+    /// Probability that a chunk is preceded by a burst of 1-32 random bytes (line noise, a glitching cable).
+    public var burstPerChunk = 0.0
     /// Board clock error (the board is not part of the link, but the option lives here for the CLI).
     public var driftPPM = 0.0
 
     public init() {}
 
-    /// Parses "latency=16ms,jitter=8ms,drift=500ppm,corrupt=0.01,drop=0.001".
+    /// Parses "latency=16ms,jitter=8ms,drift=500ppm,corrupt=0.01,drop=0.001,dup=0.001,burst=0.01".
     public static func parse(_ text: String) throws(ImpairmentError) -> LinkImpairments {
         var l = LinkImpairments()
         for item in text.split(separator: ",") where !item.isEmpty {
@@ -29,13 +34,18 @@ public struct LinkImpairments: Sendable, Equatable {
                     throw ImpairmentError(text: value, reason: "drift is parts per million, e.g. 500ppm (at most 10000)")
                 }
                 l.driftPPM = v
-            case "corrupt", "drop":
+            case "corrupt", "drop", "dup", "burst":
                 guard let v = Double(value), (0...0.5).contains(v) else {
-                    throw ImpairmentError(text: value, reason: "\(key) is a probability per byte, 0...0.5")
+                    throw ImpairmentError(text: value, reason: "\(key) is a probability per \(key == "burst" ? "chunk" : "byte"), 0...0.5")
                 }
-                if key == "corrupt" { l.corruptPerByte = v } else { l.dropPerByte = v }
+                switch key {
+                case "corrupt": l.corruptPerByte = v
+                case "drop": l.dropPerByte = v
+                case "dup": l.duplicatePerByte = v
+                default: l.burstPerChunk = v
+                }
             default:
-                throw ImpairmentError(text: key, reason: "unknown setting (latency, jitter, drift, corrupt, drop)")
+                throw ImpairmentError(text: key, reason: "unknown setting (latency, jitter, drift, corrupt, drop, dup, burst)")
             }
         }
         guard l.jitterNs <= l.latencyNs else {

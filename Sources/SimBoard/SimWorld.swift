@@ -223,11 +223,15 @@ public final class SimWorld: @unchecked Sendable {
     private func send(_ bytes: [UInt8], toHost: Bool) {
         var data: [UInt8] = []
         data.reserveCapacity(bytes.count)
+        if impairments.burstPerChunk > 0 && rng.unit() < impairments.burstPerChunk {
+            for _ in 0..<(1 + rng.next() % 32) { data.append(UInt8(truncatingIfNeeded: rng.next())) }
+        }
         for b in bytes {
             if impairments.dropPerByte > 0 && rng.unit() < impairments.dropPerByte { continue }
             var v = b
             if impairments.corruptPerByte > 0 && rng.unit() < impairments.corruptPerByte { v ^= 1 << UInt8(rng.next() % 8) }
             data.append(v)
+            if impairments.duplicatePerByte > 0 && rng.unit() < impairments.duplicatePerByte { data.append(v) }
         }
         var delay = Double(impairments.latencyNs)
         if impairments.jitterNs > 0 { delay += (rng.unit() * 2 - 1) * Double(impairments.jitterNs) }
