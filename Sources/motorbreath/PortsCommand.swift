@@ -9,8 +9,15 @@ struct PortsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ports",
         abstract: "List serial ports (path, description, USB VID:PID, manufacturer, product, serial number).",
-        discussion: "Pseudo-terminals are not listed (libserialport skips virtual ttys) but work with --port."
+        discussion: """
+            USB (and Bluetooth) serial ports are listed; built-in UARTs such as /dev/ttyS0 only with --all
+            (most PCs report some that have nothing attached). Pseudo-terminals are not listed
+            (libserialport skips virtual ttys) but work with --port.
+            """
     )
+
+    @Flag(help: "Also list built-in UARTs (/dev/ttyS*, /dev/ttyAMA* on a Raspberry Pi).")
+    var all = false
 
     @Flag(help: "Print a JSON array.")
     var json = false
@@ -32,8 +39,10 @@ struct PortsCommand: ParsableCommand {
     }
 
     func run() throws {
-        let ports: [PortInfo]
-        do { ports = try PortDiscovery.list() } catch { throw fail(error) }
+        let found: [PortInfo]
+        do { found = try PortDiscovery.list() } catch { throw fail(error) }
+        let ports = all ? found : found.filter { $0.transport != "native" }
+        let hidden = found.count - ports.count
         let rows = ports.map { p -> Row in
             var board: String?
             if probe {
@@ -51,8 +60,11 @@ struct PortsCommand: ParsableCommand {
             print(String(decoding: try enc.encode(rows), as: UTF8.self))
             return
         }
+        defer {
+            if hidden > 0 { print("(\(hidden) built-in UART\(hidden == 1 ? "" : "s") not shown: --all lists \(hidden == 1 ? "it" : "them"))") }
+        }
         if ports.isEmpty {
-            print("no serial ports found (plug in the board; use --simulate to run without one)")
+            print("no USB serial ports found (plug in the board; use --simulate to run without one)")
             return
         }
         for r in rows {

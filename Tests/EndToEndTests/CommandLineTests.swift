@@ -34,6 +34,11 @@ import Testing
         #expect(r.status == 0, "\(r.stderr)")
         let list = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]])
         #expect(list.allSatisfy { ($0["path"] as? String)?.hasPrefix("/dev/") == true })
+        // Built-in UARTs only with --all: on a machine without USB adapters the default list is [].
+        #expect(list.allSatisfy { ($0["transport"] as? String) != "native" })
+        let all = try runMotorbreath(["ports", "--json", "--all"])
+        let everything = try #require(try JSONSerialization.jsonObject(with: Data(all.stdout.utf8)) as? [[String: Any]])
+        #expect(everything.count >= list.count)
     }
 
     @Test func simulatedPlayPrintsAJSONReportWithTheMotorOff() throws {
