@@ -1,0 +1,107 @@
+// STM32F4 peripheral registers the firmware touches, by address (RM0090/RM0383), with volatile access.
+
+import _Volatile
+
+/// One 32-bit memory-mapped register.
+struct Reg {
+    let address: UInt
+
+    @inline(__always) func load() -> UInt32 { VolatileMappedRegister<UInt32>(unsafeBitPattern: address).load() }
+    @inline(__always) func store(_ v: UInt32) { VolatileMappedRegister<UInt32>(unsafeBitPattern: address).store(v) }
+    @inline(__always) func set(_ bits: UInt32) { store(load() | bits) }
+    @inline(__always) func clear(_ bits: UInt32) { store(load() & ~bits) }
+    /// Replaces `width` bits at `shift` with `value`.
+    @inline(__always) func field(_ shift: UInt32, _ width: UInt32, _ value: UInt32) {
+        let mask: UInt32 = ((1 << width) - 1) << shift
+        store((load() & ~mask) | ((value << shift) & mask))
+    }
+}
+
+enum RCC {
+    static let base: UInt = 0x4002_3800
+    static let cr = Reg(address: base + 0x00)
+    static let cfgr = Reg(address: base + 0x08)
+    static let ahb1enr = Reg(address: base + 0x30)
+    static let apb2enr = Reg(address: base + 0x44)
+}
+
+enum Flash {
+    static let acr = Reg(address: 0x4002_3C00)
+}
+
+/// A GPIO port's registers.
+struct GPIO {
+    let base: UInt
+    var moder: Reg { Reg(address: base + 0x00) }
+    var ospeedr: Reg { Reg(address: base + 0x08) }
+    var odr: Reg { Reg(address: base + 0x14) }
+    var afrl: Reg { Reg(address: base + 0x20) }
+    var afrh: Reg { Reg(address: base + 0x24) }
+
+    static let a = GPIO(base: 0x4002_0000)
+    static let b = GPIO(base: 0x4002_0400)
+
+    /// Puts `pin` in alternate function `af` (high speed).
+    func alternate(pin: UInt32, af: UInt32) {
+        moder.field(pin * 2, 2, 0b10)
+        ospeedr.field(pin * 2, 2, 0b10)
+        if pin < 8 { afrl.field(pin * 4, 4, af) } else { afrh.field((pin - 8) * 4, 4, af) }
+    }
+
+    /// Makes `pin` a push-pull output driven low.
+    func outputLow(pin: UInt32) {
+        odr.clear(1 << pin)
+        moder.field(pin * 2, 2, 0b01)
+    }
+}
+
+enum USART1Regs {
+    static let base: UInt = 0x4001_1000
+    static let sr = Reg(address: base + 0x00)
+    static let dr = Reg(address: base + 0x04)
+    static let brr = Reg(address: base + 0x08)
+    static let cr1 = Reg(address: base + 0x0C)
+    static let cr2 = Reg(address: base + 0x10)
+    static let cr3 = Reg(address: base + 0x14)
+
+    static let srORE: UInt32 = 1 << 3
+    static let srRXNE: UInt32 = 1 << 5
+    static let srTXE: UInt32 = 1 << 7
+    static let cr1RE: UInt32 = 1 << 2
+    static let cr1TE: UInt32 = 1 << 3
+    static let cr1RXNEIE: UInt32 = 1 << 5
+    static let cr1TXEIE: UInt32 = 1 << 7
+    static let cr1UE: UInt32 = 1 << 13
+}
+
+/// TIM1, the advanced timer: PWM on CH1 (PA8) and CH2N (PB14).
+enum TIM1Regs {
+    static let base: UInt = 0x4001_0000
+    static let cr1 = Reg(address: base + 0x00)
+    static let egr = Reg(address: base + 0x14)
+    static let ccmr1 = Reg(address: base + 0x18)
+    static let ccer = Reg(address: base + 0x20)
+    static let psc = Reg(address: base + 0x28)
+    static let arr = Reg(address: base + 0x2C)
+    static let ccr1 = Reg(address: base + 0x34)
+    static let ccr2 = Reg(address: base + 0x38)
+    static let bdtr = Reg(address: base + 0x44)
+}
+
+enum SysTickRegs {
+    static let ctrl = Reg(address: 0xE000_E010)
+    static let load = Reg(address: 0xE000_E014)
+    static let val = Reg(address: 0xE000_E018)
+}
+
+enum SCBRegs {
+    static let icsr = Reg(address: 0xE000_ED04)
+    static let icsrPENDSTSET: UInt32 = 1 << 26
+}
+
+enum NVIC {
+    /// Enables interrupt `irq` (ISER).
+    static func enable(irq: UInt32) {
+        Reg(address: 0xE000_E100 + UInt(irq / 32) * 4).store(1 << (irq % 32))
+    }
+}

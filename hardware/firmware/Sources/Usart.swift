@@ -1,0 +1,64 @@
+// USART1 (PA9 TX, PA10 RX, AF7) at 8N1: the receive and transmit interrupts move bytes between the
+// data register and two rings; the main loop never waits on the UART. QEMU 7.2 raises no transmit
+// interrupt, so the main loop also tops up the data register whenever it is empty (`pump`).
+
+nonisolated(unsafe) var rxRing = ByteRing()
+nonisolated(unsafe) var txRing = ByteRing()
+/// Bytes lost because the receive ring was full, or the UART overran (a byte came before the last was read).
+nonisolated(unsafe) var rxDropped: UInt32 = 0
+
+enum Usart1 {
+    static let irq: UInt32 = 37
+
+    static func start(baud: UInt32) {
+        RCC.ahb1enr.set(1 << 0)   // GPIOA
+        RCC.apb2enr.set(1 << 4)   // USART1
+        GPIO.a.alternate(pin: 9, af: 7)
+        GPIO.a.alternate(pin: 10, af: 7)
+        // Oversampling by 16: BRR = f_pclk2 / baud, rounded (mantissa and 4-bit fraction in one number).
+        USART1Regs.brr.store((Board.pclk2Hz + baud / 2) / baud)
+        USART1Regs.cr2.store(0)
+        USART1Regs.cr3.store(0)
+        USART1Regs.cr1.store(USART1Regs.cr1UE | USART1Regs.cr1TE | USART1Regs.cr1RE | USART1Regs.cr1RXNEIE)
+        NVIC.enable(irq: irq)
+    }
+
+    /// Queues bytes for sending; the caller checks `txRing.space` first.
+    static func send(_ byte: UInt8) {
+        _ = txRing.push(byte)
+    }
+
+    /// Starts the transmit interrupt after queueing, and sends what the data register takes now.
+    static func kick() {
+        USART1Regs.cr1.set(USART1Regs.cr1TXEIE)
+        pump()
+    }
+
+    /// Moves bytes from the ring to the data register while it is empty. Interrupts are masked meanwhile,
+    /// so the ring keeps one consumer at a time.
+    static func pump() {
+        irqDisable()
+        while USART1Regs.sr.load() & USART1Regs.srTXE != 0, let byte = txRing.pop() {
+            USART1Regs.dr.store(UInt32(byte))
+        }
+        if txRing.isEmpty { USART1Regs.cr1.clear(USART1Regs.cr1TXEIE) }
+        irqEnable()
+    }
+}
+
+@_cdecl("USART1_IRQHandler")
+func usart1Handler() {
+    let sr = USART1Regs.sr.load()
+    if sr & (USART1Regs.srRXNE | USART1Regs.srORE) != 0 {
+        let byte = UInt8(truncatingIfNeeded: USART1Regs.dr.load())  // reading DR also clears ORE
+        if sr & USART1Regs.srORE != 0 { rxDropped &+= 1 }
+        if !rxRing.push(byte) { rxDropped &+= 1 }
+    }
+    if sr & USART1Regs.srTXE != 0 && USART1Regs.cr1.load() & USART1Regs.cr1TXEIE != 0 {
+        if let byte = txRing.pop() {
+            USART1Regs.dr.store(UInt32(byte))
+        } else {
+            USART1Regs.cr1.clear(USART1Regs.cr1TXEIE)
+        }
+    }
+}

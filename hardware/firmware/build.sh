@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Builds the reference board firmware: the shared MotorWire and BoardCore sources plus Sources/ compiled
+# as one Embedded Swift module, Startup/startup.c, linked with arm-none-eabi-gcc; prints flash and RAM.
+#
+#   hardware/firmware/build.sh [--board qemu|f4] [--motor erm|erm-hbridge|lra] [--out DIR]
+#
+# --board qemu  QEMU's netduinoplus2 (STM32F405; its SysTick runs at 168 MHz) - the emulated-board tests
+# --board f4    a Black Pill (STM32F401/F411) or any STM32F4 on its 16 MHz reset clock (the default)
+# Output: DIR/motorbreath.elf and DIR/motorbreath.bin (default DIR: hardware/firmware/build/BOARD-MOTOR).
+# Needs: swiftc (Swift 6.2+, with the Embedded Swift libraries) and gcc-arm-none-eabi.
+set -euo pipefail
+
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+board=f4
+motor=erm
+out=""
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --board) board="$2"; shift 2 ;;
+        --motor) motor="$2"; shift 2 ;;
+        --out) out="$2"; shift 2 ;;
+        -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) echo "build.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+    esac
+done
+
+defines=()
+case "$board" in
+    qemu) defines+=(-D QEMU) ;;
+    f4) ;;
+    *) echo "build.sh: --board is qemu or f4, not '$board'" >&2; exit 2 ;;
+esac
+case "$motor" in
+    erm) ;;
+    erm-hbridge) defines+=(-D DRIVER_HBRIDGE) ;;
+    lra) defines+=(-D MOTOR_LRA) ;;
+    *) echo "build.sh: --motor is erm, erm-hbridge or lra, not '$motor'" >&2; exit 2 ;;
+esac
+out="${out:-$here/build/$board-$motor}"
+mkdir -p "$out"
+
+for tool in swiftc arm-none-eabi-gcc arm-none-eabi-objcopy arm-none-eabi-size; do
+    command -v "$tool" >/dev/null || { echo "build.sh: $tool not found (apt-get install gcc-arm-none-eabi; Swift 6.2+ for swiftc)" >&2; exit 1; }
+done
+
+cpu=(-mcpu=cortex-m4 -mthumb -mfloat-abi=softfp -mfpu=fpv4-sp-d16)
+
+# One module: the protocol and board logic exactly as the host builds them, plus the hardware layer.
+swiftc -target armv7em-none-none-eabi -enable-experimental-feature Embedded -wmo -Osize -parse-as-library \
+    -Xfrontend -function-sections -Xfrontend -disable-stack-protector \
+    "${defines[@]}" -module-name Firmware -c -o "$out/firmware.o" \
+    "$root"/Sources/MotorWire/*.swift "$root"/Sources/BoardCore/*.swift "$here"/Sources/*.swift
+
+arm-none-eabi-gcc "${cpu[@]}" -Os -ffreestanding -fno-tree-loop-distribute-patterns -Wall -Werror \
+    -ffunction-sections -fno-short-enums -c -o "$out/startup.o" "$here/Startup/startup.c"
+
+arm-none-eabi-gcc "${cpu[@]}" -nostdlib -nostartfiles -T "$here/link.ld" -Wl,--gc-sections -Wl,-z,noexecstack -Wl,--no-enum-size-warning \
+    -Wl,-Map="$out/motorbreath.map" -o "$out/motorbreath.elf" "$out/startup.o" "$out/firmware.o" -lgcc
+arm-none-eabi-objcopy -O binary "$out/motorbreath.elf" "$out/motorbreath.bin"
+
+# text+data live in flash; data+bss in RAM (the 16 KB stack reserve is counted apart).
+read -r text data bss _ < <(arm-none-eabi-size "$out/motorbreath.elf" | tail -1)
+stack=$((16 * 1024))
+echo "firmware $board-$motor: flash $((text + data)) bytes, RAM $((data + bss - stack)) bytes static + $stack stack ($out/motorbreath.elf)"
