@@ -61,6 +61,14 @@ extension BoardChannel {
         }
     }
 
+    /// The board's STATUS now (a HEARTBEAT, answered with STATUS; sent again if lost).
+    public func status(timeoutMs: Int) throws(SessionError) -> Status {
+        try exchange(.heartbeat, "STATUS", attempts: 3, timeoutMs: timeoutMs) { m, s throws(SessionError) -> Status? in
+            if case .status(let st) = m, st.ackSeq == s { return st }
+            return nil
+        }
+    }
+
     /// One CLOCK exchange.
     public func clockSample(token: UInt32, timeoutMs: Int, other: (BoardMessage) -> Void = { _ in })
         throws(SessionError) -> ClockSample

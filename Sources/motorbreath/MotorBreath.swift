@@ -19,7 +19,7 @@ struct MotorBreath: ParsableCommand {
               motorbreath render --pattern 4-7-8 --format svg -o breath.svg
               motorbreath fidelity                        felt-vs-intended error and render speed
             """,
-        subcommands: [Play.self, PortsCommand.self, SelftestCommand.self, RenderCommand.self, FidelityCommand.self, BenchmarkCommand.self, SimBoardCommand.self],
+        subcommands: [Play.self, PortsCommand.self, InfoCommand.self, BenchCommand.self, SelftestCommand.self, RenderCommand.self, FidelityCommand.self, BenchmarkCommand.self, SimBoardCommand.self],
         defaultSubcommand: Play.self
     )
 }

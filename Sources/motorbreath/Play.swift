@@ -150,11 +150,3 @@ struct Play: ParsableCommand {
         if !report.motorOffAtExit { throw fail("could not confirm the motor is off") }
     }
 }
-
-extension Info {
-    var displayName: String {
-        var bytes: [UInt8] = []
-        for i in 0..<name.count { bytes.append(name[i]) }
-        return String(decoding: bytes, as: UTF8.self) + " fw \(firmwareMajor).\(firmwareMinor).\(firmwarePatch)"
-    }
-}

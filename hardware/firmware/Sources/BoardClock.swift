@@ -39,7 +39,14 @@ enum BoardClock {
         } while periods != sysTickPeriods.load(ordering: .acquiring)  // the interrupt ran in between: again
         // The counter wrapped but its interrupt has not run yet: the reloaded count belongs to the next period.
         if pending && remaining > reload / 2 { periods &+= 1 }
-        if periods < lastPeriods { high &+= 1 << 32 }  // 2^32 periods of 100 µs: every 5 days
+        // The count only moves forward: a step back of more than half its range is the 32-bit count
+        // wrapping (every 5 days); a small one undoes the pending-interrupt correction of an earlier call.
+        let back = lastPeriods &- periods
+        if periods < lastPeriods && back > 1 << 31 {
+            high &+= 1 << 32
+        } else if periods < lastPeriods {
+            periods = lastPeriods
+        }
         lastPeriods = periods
         let within = UInt64(reload - min(remaining, reload)) * UInt64(periodUs) / UInt64(reload + 1)
         return (high | UInt64(periods)) * UInt64(periodUs) + within

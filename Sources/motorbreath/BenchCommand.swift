@@ -1,0 +1,76 @@
+// `motorbreath bench --port PATH`: the hardware bench test, on a real board or the emulated one.
+
+import ArgumentParser
+import Foundation
+import MotorSession
+import SerialLink
+
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Bench-test a board: round trips, clock drift, highest frame rate, schedule error, failsafe.",
+        discussion: """
+            Every timing figure except the round trip comes from the board's own clock: PLAYED reports
+            carry the tick each frame was output at, and the failsafe's STATUS the tick the motor went off.
+            Takes about 15 s plus --seconds. The motor runs at 20-80 % during the test.
+            """
+    )
+
+    @OptionGroup(title: "Board connection") var connection: PortArguments
+
+    @Option(help: "Seconds of the schedule measurement at 250 Hz.")
+    var seconds: Double = 10
+
+    @Flag(help: "Print JSON.")
+    var json = false
+
+    func validate() throws {
+        guard seconds >= 1 && seconds <= 3600 else { throw ValidationError("--seconds must be 1...3600") }
+    }
+
+    func run() throws {
+        Signals.install()
+        let port = try connection.resolvedPath()
+        let link = try connection.open(port, quiet: json)
+        defer { link.close() }
+        let channel = BoardChannel(link: link)
+        var options = SessionOptions()
+        options.helloTimeoutMs = connection.bootWait
+        let r: BenchReport
+        do {
+            r = try Bench.run(channel: channel, seconds: seconds,
+                              baud: PortOpener.isPseudoTerminal(path: port) ? nil : connection.baud, port: port,
+                              progress: { if !json { Stderr.write("bench: \($0)\n") } })
+        } catch { throw fail(error) }
+        if json {
+            let enc = JSONEncoder()
+            enc.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: try enc.encode(r), as: UTF8.self))
+        } else {
+            print(BenchText.render(r))
+        }
+        if r.failsafeLatencyMs == nil || !r.failsafeMotorOff { throw fail("the failsafe did not turn the motor off") }
+        if r.framesPlayed != r.framesTotal { throw fail("\(r.framesTotal - r.framesPlayed) frames were not played") }
+    }
+}
+
+/// The readable bench report.
+enum BenchText {
+    static func render(_ r: BenchReport) -> String {
+        func us(_ v: Double) -> String { v >= 1000 ? "\(fixed(v / 1000, 2)) ms" : "\(Int(v.rounded())) µs" }
+        var lines: [String] = []
+        lines.append("bench of \(r.board) on \(r.port)\(r.baud.map { " at \($0) baud" } ?? " (pseudo-terminal)")")
+        lines.append("  prepare          \(fixed(r.prepareMs, 1)) ms (HELLO, CONFIGURE, clock sync)")
+        lines.append("  round trip       min \(us(r.rttUs.min)), median \(us(r.rttUs.p50)), p99 \(us(r.rttUs.p99)) (\(r.rttUs.count) CLOCK exchanges)")
+        lines.append("  clock drift      \(fixed(r.clockDriftPPM, 1)) ppm (board clock vs host, \(r.clockHz) Hz)")
+        lines.append("  schedule error   p50 \(us(r.scheduleErrorUs.p50)), p99 \(us(r.scheduleErrorUs.p99)), max \(us(r.scheduleErrorUs.max)) late, board clock (\(r.framesPlayed)/\(r.framesTotal) frames played, \(r.underruns) underruns)")
+        let rates = r.frameRates.map { "\($0.hz) Hz \($0.sustained ? "ok" : "FAILED (\($0.underruns) underruns, \($0.lateArrivals) late)")" }.joined(separator: ", ")
+        lines.append("  frame rate       \(r.maxFrameRateHz) Hz sustained (\(rates))\(r.linkBudgetFrameRateHz.map { "; the baud rate allows about \($0) Hz" } ?? "")")
+        if let ms = r.failsafeLatencyMs {
+            lines.append("  failsafe         motor \(r.failsafeMotorOff ? "off" : "NOT OFF") \(fixed(ms, 1)) ms after the last message (configured \(r.failsafeMs) ms), board clock")
+        } else {
+            lines.append("  failsafe         NO failsafe STATUS within \(r.failsafeMs * 5 + 1000) ms")
+        }
+        return lines.joined(separator: "\n")
+    }
+}
