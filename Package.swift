@@ -52,6 +52,11 @@ let package = Package(
         .testTarget(name: "BreathTests", dependencies: ["Breath"], exclude: ["Fixtures"]),
         .testTarget(name: "SimBoardTests", dependencies: ["SimBoard", "MotorSession", "Breath", "MotorWire"]),
         .testTarget(name: "TimingTests", dependencies: ["TimingBench", "SimBoard", "MotorSession", "Breath", "MotorWire", "SerialLink"]),
+        // The firmware in QEMU (needs qemu-system-arm, socat, gcc-arm-none-eabi: .ci/install).
+        .testTarget(
+            name: "EmulatedBoardTests",
+            dependencies: ["MotorSession", "SerialLink", "Breath", "MotorWire", "motorbreath"]
+        ),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["MotorSession", "SimBoard", "SerialLink", "Breath", "MotorWire", "motorbreath"]

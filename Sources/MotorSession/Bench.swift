@@ -13,6 +13,8 @@ public struct BenchReport: Sendable, Codable {
     public var clockHz = 0
     public var prepareMs = 0.0
     public var rttUs = Percentiles()
+    /// CLOCK exchanges of the 200 whose reply never came.
+    public var lostReplies = 0
     public var clockDriftPPM = 0.0
     public var scheduleErrorUs = Percentiles()
     public var framesPlayed = 0
@@ -29,7 +31,7 @@ public struct BenchReport: Sendable, Codable {
     public var failsafeMotorOff = false
 
     enum CodingKeys: String, CodingKey {
-        case board, port, baud, clockHz = "clock_hz", prepareMs = "prepare_ms", rttUs = "rtt_us"
+        case board, port, baud, clockHz = "clock_hz", prepareMs = "prepare_ms", rttUs = "rtt_us", lostReplies = "lost_replies"
         case clockDriftPPM = "clock_drift_ppm", scheduleErrorUs = "schedule_error_us", framesPlayed = "frames_played"
         case framesTotal = "frames_total", underruns, frameRates = "frame_rates", maxFrameRateHz = "max_frame_rate_hz"
         case linkBudgetFrameRateHz = "link_budget_frame_rate_hz", failsafeMs = "failsafe_ms"
@@ -84,6 +86,7 @@ public enum Bench {
         }
         guard !rtts.isEmpty else { throw .timeout("CLOCK replies") }
         r.rttUs = Percentiles(rtts)
+        r.lostReplies = 200 - rtts.count
 
         // 2. Schedule error and drift: `seconds` of frames at 250 Hz, PLAYED for every frame.
         progress("schedule: \(Int(seconds)) s at 250 Hz, every frame reported")
@@ -125,6 +128,18 @@ public enum Bench {
         return r
     }
 
+    /// A CLOCK exchange, asked again (new token) if the reply does not come.
+    static func clockSample(_ channel: BoardChannel, token: UInt32, options: SessionOptions) throws(SessionError) -> ClockSample {
+        var lastError = SessionError.timeout("CLOCK reply")
+        for k in 0..<3 {
+            do { return try channel.clockSample(token: token + UInt32(k), timeoutMs: options.replyTimeoutMs) } catch {
+                guard case .timeout = error else { throw error }
+                lastError = error
+            }
+        }
+        throw lastError
+    }
+
     struct FailsafeResult {
         var configuredMs: UInt16
         var latencyMs: Double?
@@ -138,24 +153,29 @@ public enum Bench {
         let prepared = try channel.prepare(options: options)
         let rate = UInt64(options.frameRate)
         var values = DutyValues()
-        for _ in 0..<min(options.maxFramesPerMessage, 32) { values.append(128) }
+        for _ in 0..<32 { values.append(128) }
         var sent: UInt32 = 0
         for _ in 0..<(Int(rate) / 32 + 1) {
             try channel.send(.frames(FramesBlock(firstIndex: sent, format: prepared.config.dutyFormat, values: values)))
             sent += UInt32(values.count)
         }
-        guard let estimate = prepared.clock.estimate() else { throw .timeout("clock estimate") }
-        let periodQ32 = (UInt64(prepared.info.clockHz) << 32) / rate
-        let startTick = estimate.tick(atHostNs: channel.clock.nowNs()) + UInt64(prepared.info.clockHz) / 20  // 50 ms ahead
-        try channel.send(.start(Start(anchorIndex: 0, anchorTick: startTick, periodQ32: periodQ32)))
-        // Let it play for 200 ms (heartbeats keep it alive), then the last word: one CLOCK exchange.
-        let playUntil = channel.clock.nowNs() + 250_000_000
-        while channel.clock.nowNs() < playUntil {
-            try channel.send(.heartbeat)
-            _ = try channel.receive(timeoutMs: 20)
+        // Anchor on a fresh CLOCK reply: the first frame plays 50 ms after the board's tick in it.
+        let sample = try clockSample(channel, token: 77_000, options: options)
+        let hz = UInt64(prepared.info.clockHz)
+        let sinceNs = channel.clock.nowNs() - sample.receivedNs
+        let startTick = sample.tick + sinceNs * hz / 1_000_000_000 + hz / 20
+        try channel.send(.start(Start(anchorIndex: 0, anchorTick: startTick, periodQ32: (hz << 32) / rate)))
+        // Keep it alive (heartbeats) until it has played for 100 ms.
+        let deadline = channel.clock.nowNs() + 2_000_000_000
+        var playing = false
+        while !playing && channel.clock.nowNs() < deadline {
+            let st = try channel.status(timeoutMs: options.replyTimeoutMs)
+            playing = st.state == .playing && st.nextPlay >= UInt32(rate / 10)
+            if !playing { _ = try channel.receive(timeoutMs: 10) }
         }
+        guard playing else { throw .timeout("the board to start playing") }
         let trips = try channel.status(timeoutMs: options.replyTimeoutMs).failsafeTrips
-        let last = try channel.clockSample(token: 77_777, timeoutMs: options.replyTimeoutMs)
+        let last = try clockSample(channel, token: 78_000, options: options)
         let off = try? channel.waitFor("failsafe STATUS", timeoutMs: Int(prepared.config.failsafeMs) * 5 + 1000) { m throws(SessionError) -> Status? in
             if case .status(let s) = m, s.failsafeTrips > trips { return s }
             return nil

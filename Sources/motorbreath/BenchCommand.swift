@@ -61,7 +61,7 @@ enum BenchText {
         var lines: [String] = []
         lines.append("bench of \(r.board) on \(r.port)\(r.baud.map { " at \($0) baud" } ?? " (pseudo-terminal)")")
         lines.append("  prepare          \(fixed(r.prepareMs, 1)) ms (HELLO, CONFIGURE, clock sync)")
-        lines.append("  round trip       min \(us(r.rttUs.min)), median \(us(r.rttUs.p50)), p99 \(us(r.rttUs.p99)) (\(r.rttUs.count) CLOCK exchanges)")
+        lines.append("  round trip       min \(us(r.rttUs.min)), median \(us(r.rttUs.p50)), p99 \(us(r.rttUs.p99)) (\(r.rttUs.count) CLOCK exchanges, \(r.lostReplies) lost)")
         lines.append("  clock drift      \(fixed(r.clockDriftPPM, 1)) ppm (board clock vs host, \(r.clockHz) Hz)")
         lines.append("  schedule error   p50 \(us(r.scheduleErrorUs.p50)), p99 \(us(r.scheduleErrorUs.p99)), max \(us(r.scheduleErrorUs.max)) late, board clock (\(r.framesPlayed)/\(r.framesTotal) frames played, \(r.underruns) underruns)")
         let rates = r.frameRates.map { "\($0.hz) Hz \($0.sustained ? "ok" : "FAILED (\($0.underruns) underruns, \($0.lateArrivals) late)")" }.joined(separator: ", ")

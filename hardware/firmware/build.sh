@@ -59,7 +59,7 @@ arm-none-eabi-gcc "${cpu[@]}" -nostdlib -nostartfiles -T "$here/link.ld" -Wl,--g
     -Wl,-Map="$out/motorbreath.map" -o "$out/motorbreath.elf" "$out/startup.o" "$out/firmware.o" -lgcc
 arm-none-eabi-objcopy -O binary "$out/motorbreath.elf" "$out/motorbreath.bin"
 
-# text+data live in flash; data+bss in RAM (the 16 KB stack reserve is counted apart).
+# text+data live in flash; data+bss in RAM (the 8 KB stack reserve is counted apart).
 read -r text data bss _ < <(arm-none-eabi-size "$out/motorbreath.elf" | tail -1)
-stack=$((16 * 1024))
+stack=$((8 * 1024))
 echo "firmware $board-$motor: flash $((text + data)) bytes, RAM $((data + bss - stack)) bytes static + $stack stack ($out/motorbreath.elf)"

@@ -1,6 +1,8 @@
 // The firmware's main loop: bytes from the UART into BoardCore, BoardCore's messages out, the motor
 // driven on the board clock, and WFI whenever there is nothing to do.
 
+import Synchronization
+
 #if canImport(MotorWire)
 import MotorWire
 #endif
@@ -13,24 +15,32 @@ import BoardCore
 @_silgen_name("mb_irq_enable") func irqEnable()
 @_silgen_name("mb_wfi") func wfi()
 
+/// The board's whole state, in static RAM (so the link map and `size` show it), set up in main.
+nonisolated(unsafe) var core: BoardCore<FirmwarePort>? = nil
+
 @_cdecl("motorbreath_main")
 func motorbreathMain() {
     Board.setupClocks()
     MotorDrive.start()
+    // Globals with initial values are set up on first use: do that here, before the interrupts that
+    // also use them are enabled, so an interrupt never runs an initialiser halfway through main's.
+    _ = sysTickPeriods.load(ordering: .relaxed)
+    _ = rxRing.isEmpty
+    _ = txRing.isEmpty
     BoardClock.start()
     Usart1.start(baud: Board.baud)
-    var core = BoardCore(port: FirmwarePort(), info: Board.info(), outputLeadTicks: 0)
-    core.boot(now: BoardClock.now())
+    core = BoardCore(port: FirmwarePort(), info: Board.info(), outputLeadTicks: 0)
+    core!.boot(now: BoardClock.now())
     var wire = FixedBytes()
     var pendingOut = false
     while true {
-        while let byte = rxRing.pop() { core.receive(byte, now: BoardClock.now()) }
+        while let byte = rxRing.pop() { core!.receive(byte, now: BoardClock.now()) }
         Usart1.pump()
-        core.service(now: BoardClock.now())
+        core!.service(now: BoardClock.now())
         // A message goes out whole or waits: a ring never holds half a frame.
         while true {
             if !pendingOut {
-                guard core.nextOutgoing(into: &wire) else { break }
+                guard core!.nextOutgoing(into: &wire) else { break }
                 pendingOut = true
             }
             guard txRing.space >= UInt32(wire.count) else { break }

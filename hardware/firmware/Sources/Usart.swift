@@ -30,8 +30,8 @@ enum Usart1 {
 
     /// Starts the transmit interrupt after queueing, and sends what the data register takes now.
     static func kick() {
-        USART1Regs.cr1.set(USART1Regs.cr1TXEIE)
         pump()
+        if !txRing.isEmpty && USART1Regs.cr1.load() & USART1Regs.cr1TXEIE == 0 { USART1Regs.cr1.set(USART1Regs.cr1TXEIE) }
     }
 
     /// Moves bytes from the ring to the data register while it is empty. Interrupts are masked meanwhile,
@@ -41,7 +41,8 @@ enum Usart1 {
         while USART1Regs.sr.load() & USART1Regs.srTXE != 0, let byte = txRing.pop() {
             USART1Regs.dr.store(UInt32(byte))
         }
-        if txRing.isEmpty { USART1Regs.cr1.clear(USART1Regs.cr1TXEIE) }
+        // Register writes cost an emulator exit each: touch CR1 only when the interrupt must go off.
+        if txRing.isEmpty && USART1Regs.cr1.load() & USART1Regs.cr1TXEIE != 0 { USART1Regs.cr1.clear(USART1Regs.cr1TXEIE) }
         irqEnable()
     }
 }

@@ -1,0 +1,147 @@
+// The real firmware on QEMU's netduinoplus2, reached through a pty: hardware/firmware/run-qemu.sh in
+// a child process, its port path, and QEMU's log of peripheral register writes.
+
+import Foundation
+
+let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+/// The motorbreath executable built next to this test bundle.
+let motorbreathBinary: URL = {
+    let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    return exe.deletingLastPathComponent().appendingPathComponent("motorbreath")
+}()
+
+struct EmulatorError: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// One emulated board: the firmware built by the repository's script, booted in QEMU.
+final class EmulatedBoard {
+    let process = Process()
+    let dir: URL
+    let port: String
+    let traceFile: URL?
+
+    init(motor: String = "erm", trace: Bool = false) throws {
+        dir = FileManager.default.temporaryDirectory.appendingPathComponent("mb-qemu-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        traceFile = trace ? dir.appendingPathComponent("trace.log") : nil
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [repositoryRoot.appendingPathComponent("hardware/firmware/run-qemu.sh").path,
+                             "--motor", motor, "--dir", dir.path] + (traceFile.map { ["--trace", $0.path] } ?? [])
+        let out = Pipe()
+        let err = dir.appendingPathComponent("run-qemu.err")
+        FileManager.default.createFile(atPath: err.path, contents: nil)
+        process.standardOutput = out
+        process.standardError = try FileHandle(forWritingTo: err)
+        try process.run()
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        port = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !port.isEmpty else {
+            let why = (try? String(contentsOf: err, encoding: .utf8)) ?? ""
+            throw EmulatorError(description: "the emulated board did not start (needs qemu-system-arm, socat, gcc-arm-none-eabi: bash .ci/install): \(why)")
+        }
+    }
+
+    /// Kills QEMU, socat and the script. SIGKILL: processes started from the test runner inherit its
+    /// blocked signal mask, and bash cannot unblock SIGTERM for itself.
+    func stop() {
+        let pid = process.processIdentifier
+        for child in childProcesses(of: pid) { kill(child, SIGKILL) }
+        if process.isRunning { kill(pid, SIGKILL) }
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(at: dir)
+    }
+
+    /// Direct children of `parent`, from /proc/<pid>/stat.
+    func childProcesses(of parent: Int32) -> [Int32] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { name -> Int32? in
+            guard let pid = Int32(name),
+                  let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return nil }
+            // "pid (comm) state ppid ..."
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return fields.count > 1 && Int32(fields[1]) == parent ? pid : nil
+        }
+    }
+
+    /// Writes to a TIM1 register seen in QEMU's trace, in order: (host wall-clock time, value).
+    func timerWrites(offset: UInt32) throws -> [(at: Date, value: UInt32)] {
+        guard let traceFile else { return [] }
+        let text = try String(contentsOf: traceFile, encoding: .utf8)
+        let address = String(format: "addr 0x%08x ", 0x4001_0000 + offset)
+        var out: [(Date, UInt32)] = []
+        for line in text.split(separator: "\n") where line.contains(address) {
+            // "22158@1795305818.974624:memory_region_ops_write cpu 0 mr 0x.. addr 0x40010034 value 0x1a2 size 4 ..."
+            // (QEMU's log trace backend: pid@seconds.microseconds of the host's wall clock)
+            let fields = line.split(separator: " ")
+            guard let head = fields.first, let at = head.firstIndex(of: "@"), let colon = head.firstIndex(of: ":"),
+                  let seconds = Double(head[head.index(after: at)..<colon]),
+                  let v = fields.firstIndex(of: "value"), v + 1 < fields.count,
+                  let value = UInt32(fields[v + 1].dropFirst(2), radix: 16) else { continue }
+            out.append((Date(timeIntervalSince1970: seconds), value))
+        }
+        return out
+    }
+}
+
+struct RunResult {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+/// Runs motorbreath to completion with output in files (a pipe could fill and block the child).
+func runMotorbreath(_ arguments: [String], timeout: Double = 120) throws -> RunResult {
+    let p = try startMotorbreath(arguments)
+    let deadline = Date().addingTimeInterval(timeout)
+    while p.process.isRunning && Date() < deadline { usleep(10_000) }
+    if p.process.isRunning { p.process.terminate() }
+    p.process.waitUntilExit()
+    return p.result()
+}
+
+final class RunningMotorbreath {
+    let process = Process()
+    let out: URL
+    let err: URL
+
+    init(_ arguments: [String]) throws {
+        let dir = FileManager.default.temporaryDirectory
+        out = dir.appendingPathComponent("out-\(UUID().uuidString)")
+        err = dir.appendingPathComponent("err-\(UUID().uuidString)")
+        FileManager.default.createFile(atPath: out.path, contents: nil)
+        FileManager.default.createFile(atPath: err.path, contents: nil)
+        process.executableURL = motorbreathBinary
+        process.arguments = arguments
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardError = try FileHandle(forWritingTo: err)
+        try process.run()
+    }
+
+    func result() -> RunResult {
+        defer {
+            try? FileManager.default.removeItem(at: out)
+            try? FileManager.default.removeItem(at: err)
+        }
+        return RunResult(status: process.terminationStatus,
+                         stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
+                         stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
+    }
+}
+
+func startMotorbreath(_ arguments: [String]) throws -> RunningMotorbreath { try RunningMotorbreath(arguments) }
+
+func json(_ text: String) throws -> [String: Any] {
+    guard let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
+        throw EmulatorError(description: "not a JSON object: \(text)")
+    }
+    return object
+}
