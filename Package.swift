@@ -52,6 +52,8 @@ let package = Package(
         .testTarget(name: "BreathTests", dependencies: ["Breath"], exclude: ["Fixtures"]),
         .testTarget(name: "SimBoardTests", dependencies: ["SimBoard", "MotorSession", "Breath", "MotorWire"]),
         .testTarget(name: "TimingTests", dependencies: ["TimingBench", "SimBoard", "MotorSession", "Breath", "MotorWire", "SerialLink"]),
+        // A real board on MOTORBREATH_BENCH_PORT (skipped, with a message, when it is not set).
+        .testTarget(name: "BenchHardwareTests", dependencies: ["MotorSession", "SerialLink", "MotorWire"]),
         // The firmware in QEMU (needs qemu-system-arm, socat, gcc-arm-none-eabi: .ci/install).
         .testTarget(
             name: "EmulatedBoardTests",
