@@ -43,9 +43,7 @@ struct BenchCommand: ParsableCommand {
                               progress: { if !json { Stderr.write("bench: \($0)\n") } })
         } catch { throw fail(error) }
         if json {
-            let enc = JSONEncoder()
-            enc.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try enc.encode(r), as: UTF8.self))
+            try printJSON(r)
         } else {
             print(BenchText.render(r))
         }

@@ -62,9 +62,7 @@ struct BenchmarkCommand: ParsableCommand {
             throw fail("benchmark failed: \(error)")
         }
         if json {
-            let enc = JSONEncoder()
-            enc.outputFormatting = [.prettyPrinted, .sortedKeys]
-            print(String(decoding: try enc.encode(results), as: UTF8.self))
+            try printJSON(results)
             return
         }
         let text = report(results, scenario: scenario)

@@ -62,9 +62,7 @@ struct InfoCommand: ParsableCommand {
             state: "\(status.state)", output: Int(status.output), failsafeTrips: Int(status.failsafeTrips),
             rxErrors: Int(status.rxCRCErrors) + Int(status.rxOtherErrors))
         if json {
-            let enc = JSONEncoder()
-            enc.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try enc.encode(out), as: UTF8.self))
+            try printJSON(out)
             return
         }
         print("board         \(out.name) (firmware \(out.firmware), protocol v\(out.protocolVersion)) on \(port)")

@@ -140,9 +140,7 @@ struct Play: ParsableCommand {
         }
         view.finish()
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+            try printJSON(report)
         } else if !quiet {
             Stderr.write("played \(report.framesPlayed)/\(report.framesTotal) frames, \(report.underruns) underruns, \(report.playedLate) late, start error \(report.startErrorUs) µs, motor \(report.motorOffAtExit ? "off" : "STATE UNKNOWN")\n")
         }

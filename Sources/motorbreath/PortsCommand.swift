@@ -55,9 +55,7 @@ struct PortsCommand: ParsableCommand {
             return Row(port: p, board: board, latencyTimerMs: USBSerialTuning.latencyTimerMs(forPort: p.path))
         }
         if json {
-            let enc = JSONEncoder()
-            enc.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try enc.encode(rows), as: UTF8.self))
+            try printJSON(rows)
             return
         }
         defer {

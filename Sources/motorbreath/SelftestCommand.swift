@@ -35,9 +35,7 @@ struct SelftestCommand: ParsableCommand {
         r.driver = link is SerialPortLink ? "libserialport" : "termios"
         r.port = port
         if json {
-            let enc = JSONEncoder()
-            enc.outputFormatting = [.prettyPrinted, .sortedKeys]
-            print(String(decoding: try enc.encode(r), as: UTF8.self))
+            try printJSON(r)
         } else {
             let limit = r.theoreticalBytesPerSecond.map { " of \(Int($0)) B/s possible at \(baud) baud (\(fixed(100 * r.bytesPerSecond / $0, 0)) %)" } ?? " (pseudo-terminal: no baud limit)"
             print("port        \(port) via \(r.driver)")

@@ -1,6 +1,7 @@
-// Writing to standard error, and the single-line error exit every command uses.
+// Writing to standard error, the single-line error exit every command uses, and --json output.
 
 import ArgumentParser
+import Foundation
 import Glibc
 
 enum Stderr {
@@ -16,4 +17,11 @@ enum Stderr {
 func fail(_ message: CustomStringConvertible, code: Int32 = 1) -> ExitCode {
     Stderr.write("motorbreath: \(message)\n")
     return ExitCode(code)
+}
+
+/// Prints `value` as pretty, key-sorted JSON on stdout: the `--json` output of every command.
+func printJSON<T: Encodable>(_ value: T) throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    print(String(decoding: try encoder.encode(value), as: UTF8.self))
 }
