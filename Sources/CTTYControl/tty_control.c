@@ -29,9 +29,3 @@ static int set_line(int fd, int bit, int on) {
 
 int mb_tty_set_dtr(int fd, int on) { return set_line(fd, TIOCM_DTR, on); }
 int mb_tty_set_rts(int fd, int on) { return set_line(fd, TIOCM_RTS, on); }
-
-int mb_tty_modem_bits(int fd) {
-    int bits = 0;
-    if (ioctl(fd, TIOCMGET, &bits) != 0) return -1;
-    return bits;
-}

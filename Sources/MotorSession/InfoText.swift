@@ -13,7 +13,7 @@ extension BoardName {
 
 extension Info {
     /// "motorbreath-f4-erm fw 0.2.0"
-    public var displayName: String { "\(name.text) fw \(firmwareMajor).\(firmwareMinor).\(firmwarePatch)" }
+    public var displayName: String { "\(name.text) fw \(firmwareVersion)" }
     public var firmwareVersion: String { "\(firmwareMajor).\(firmwareMinor).\(firmwarePatch)" }
     public var motorName: String { motorKind == .lra ? "LRA" : "ERM" }
     /// Capability names, e.g. ["reverse", "lra-carrier"].

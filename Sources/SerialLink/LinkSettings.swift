@@ -20,6 +20,10 @@ public struct LinkSettings: Sendable, Equatable {
     /// Any rate a UART could run at; whether the adapter can is checked when the port is opened.
     public static let baudRange = 50...12_000_000
 
+    /// Whether `actual`, the rate the driver really set, is close enough to `baud`: a driver may round a
+    /// rate its divisor cannot make, and more than 2 % off garbles bytes.
+    func accepts(actualBaud actual: Int) -> Bool { actual > 0 && abs(actual - baud) * 50 <= baud }
+
     public init(baud: Int = 115_200, driver: Driver = .auto, dtr: Bool? = nil, rts: Bool? = nil) {
         self.baud = baud
         self.driver = driver
@@ -44,7 +48,7 @@ extension ModemControl {
     /// Drops DTR for `ms` and raises it again: resets a board whose reset is wired to DTR (Arduino style).
     public func pulseReset(ms: Int = 100) throws(LinkError) {
         try setDTR(false)
-        sleepMs(ms)
+        sleepNs(UInt64(ms) * 1_000_000)
         try setDTR(true)
     }
 }

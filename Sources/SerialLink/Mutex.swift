@@ -43,9 +43,9 @@ public struct SystemClock: HostClock {
     public func nowNs() -> UInt64 { MonotonicClock.nowNs() }
 }
 
-/// Sleeps `ms` milliseconds of real time (resuming after signals).
-func sleepMs(_ ms: Int) {
-    var request = timespec(tv_sec: ms / 1000, tv_nsec: (ms % 1000) * 1_000_000)
+/// Sleeps `ns` nanoseconds of real time (resuming after signals).
+public func sleepNs(_ ns: UInt64) {
+    var request = timespec(tv_sec: Int(ns / 1_000_000_000), tv_nsec: Int(ns % 1_000_000_000))
     var remaining = timespec()
     while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
 }

@@ -33,9 +33,9 @@ public final class SerialPortLink: ByteLink, ModemControl, @unchecked Sendable {
             guard LinkSettings.baudRange.contains(baud), sp_set_baudrate(p, Int32(baud)) == SP_OK else {
                 throw LinkError.unsupportedBaud(path: path, baud: baud)
             }
-            // The driver may round a rate its divisor cannot make; more than 2 % off garbles bytes.
+            // A driver that cannot report its rate (0) is trusted; one that reports a far-off rate is not.
             let got = Int(mb_tty_get_baud(handle))
-            if got > 0 && abs(got - baud) * 50 > baud { throw LinkError.unsupportedBaud(path: path, baud: baud) }
+            if got > 0 && !settings.accepts(actualBaud: got) { throw LinkError.unsupportedBaud(path: path, baud: baud) }
             try SerialPortLink.check(sp_set_bits(p, 8), path: path, operation: "set 8 data bits on")
             try SerialPortLink.check(sp_set_parity(p, SP_PARITY_NONE), path: path, operation: "set no parity on")
             try SerialPortLink.check(sp_set_stopbits(p, 1), path: path, operation: "set 1 stop bit on")

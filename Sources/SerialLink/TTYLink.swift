@@ -57,9 +57,8 @@ public final class TTYLink: ByteLink, ModemControl, @unchecked Sendable {
         }
         if standard == nil {
             // A rate termios has no constant for (250000 for an AVR at 16 MHz): termios2 with BOTHER.
-            // The driver may round to what its divisor can make; more than 2 % off would garble bytes.
             let got = mb_tty_set_baud(fd, UInt32(baud)) == 0 ? Int(mb_tty_get_baud(fd)) : 0
-            guard got > 0, abs(got - baud) * 50 <= baud else {
+            guard settings.accepts(actualBaud: got) else {
                 Glibc.close(fd)
                 throw .unsupportedBaud(path: path, baud: baud)
             }

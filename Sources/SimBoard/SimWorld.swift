@@ -293,9 +293,3 @@ public final class SimWorld: @unchecked Sendable {
         func nowNs() -> UInt64 { world.hostNow() }
     }
 }
-
-func sleepNs(_ ns: UInt64) {
-    var request = timespec(tv_sec: Int(ns / 1_000_000_000), tv_nsec: Int(ns % 1_000_000_000))
-    var remaining = timespec()
-    while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
-}

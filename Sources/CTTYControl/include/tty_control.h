@@ -14,7 +14,4 @@ unsigned int mb_tty_get_baud(int fd);
 int mb_tty_set_dtr(int fd, int on);
 int mb_tty_set_rts(int fd, int on);
 
-/* TIOCM_* bits of the modem lines, or -1 with errno set. */
-int mb_tty_modem_bits(int fd);
-
 #endif

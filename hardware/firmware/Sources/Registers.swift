@@ -19,7 +19,6 @@ struct Reg {
 
 enum RCC {
     static let base: UInt = 0x4002_3800
-    static let cr = Reg(address: base + 0x00)
     static let cfgr = Reg(address: base + 0x08)
     static let ahb1enr = Reg(address: base + 0x30)
     static let apb2enr = Reg(address: base + 0x44)
