@@ -29,13 +29,15 @@ public struct BenchReport: Sendable, Codable {
     /// Board clock from the last message the board received to the motor going off.
     public var failsafeLatencyMs: Double?
     public var failsafeMotorOff = false
+    /// Stopped early (Ctrl-C): the steps after the interruption did not run; the motor was stopped.
+    public var interrupted = false
 
     enum CodingKeys: String, CodingKey {
         case board, port, baud, clockHz = "clock_hz", prepareMs = "prepare_ms", rttUs = "rtt_us", lostReplies = "lost_replies"
         case clockDriftPPM = "clock_drift_ppm", scheduleErrorUs = "schedule_error_us", framesPlayed = "frames_played"
         case framesTotal = "frames_total", underruns, frameRates = "frame_rates", maxFrameRateHz = "max_frame_rate_hz"
         case linkBudgetFrameRateHz = "link_budget_frame_rate_hz", failsafeMs = "failsafe_ms"
-        case failsafeLatencyMs = "failsafe_latency_ms", failsafeMotorOff = "failsafe_motor_off"
+        case failsafeLatencyMs = "failsafe_latency_ms", failsafeMotorOff = "failsafe_motor_off", interrupted
     }
 }
 
@@ -64,22 +66,25 @@ final class TriangleFrames: FrameSource {
 }
 
 public enum Bench {
-    /// Runs every measurement on `channel`'s board. `progress` gets one line per step.
-    public static func run(channel: BoardChannel, seconds: Double = 10, baud: Int?, port: String,
-                           progress: (String) -> Void = { _ in }) throws(SessionError) -> BenchReport {
+    /// Runs every measurement on `channel`'s board, each step with `base`'s settings (its boot wait,
+    /// timeouts) and the frame rate and reporting that step needs. `progress` gets one line per step;
+    /// once `shouldStop` returns true the running step stops the motor and the rest is skipped.
+    public static func run(channel: BoardChannel, base: SessionOptions = SessionOptions(), seconds: Double = 10,
+                           baud: Int?, port: String, progress: (String) -> Void = { _ in },
+                           shouldStop: () -> Bool = { false }) throws(SessionError) -> BenchReport {
         var r = BenchReport()
         r.port = port
         r.baud = baud
 
         // 1. Prepare, then round trips: 200 CLOCK exchanges.
         progress("prepare and round trips")
-        var options = SessionOptions()
+        var options = base
         var prepared = try channel.prepare(options: options)
         r.board = prepared.info.name.text
         r.clockHz = Int(prepared.info.clockHz)
         r.prepareMs = Double(prepared.prepareNs) / 1e6
         var rtts: [Double] = []
-        for k in 0..<200 {
+        for k in 0..<200 where !shouldStop() {
             if let s = try? channel.clockSample(token: UInt32(50_000 + k), timeoutMs: options.replyTimeoutMs) {
                 rtts.append(Double(s.receivedNs - s.sentNs) / 1000)
             }
@@ -87,6 +92,7 @@ public enum Bench {
         guard !rtts.isEmpty else { throw .timeout("CLOCK replies") }
         r.rttUs = Percentiles(rtts)
         r.lostReplies = 200 - rtts.count
+        if shouldStop() { return interrupted(r) }
 
         // 2. Schedule error and drift: `seconds` of frames at 250 Hz, PLAYED for every frame.
         progress("schedule: \(Int(seconds)) s at 250 Hz, every frame reported")
@@ -94,20 +100,22 @@ public enum Bench {
         prepared = try channel.prepare(options: options)
         let count = Int(seconds * 250)
         let player = Player(channel: channel, prepared: prepared, options: options)
-        let played = try player.play(TriangleFrames(count: count, period: 500))
+        let played = try player.play(TriangleFrames(count: count, period: 500), shouldStop: shouldStop)
         r.scheduleErrorUs = played.scheduleErrorUs
         r.clockDriftPPM = played.clockDriftPPM
         r.framesPlayed = played.framesPlayed
         r.framesTotal = played.framesTotal
         r.underruns = played.underruns
+        if played.interrupted { return interrupted(r) }
 
         // 3. Frame rates: 2 s at each rate the board accepts; sustained = every frame played, none late.
         for hz in [250, 500, 1000] where hz >= Int(prepared.info.minFrameRateHz) && hz <= Int(prepared.info.maxFrameRateHz) {
             progress("frame rate \(hz) Hz")
-            var o = SessionOptions()
+            var o = base
             o.frameRate = hz
             let p = Player(channel: channel, prepared: try channel.prepare(options: o), options: o)
-            let t = try p.play(TriangleFrames(count: 2 * hz, period: hz))
+            let t = try p.play(TriangleFrames(count: 2 * hz, period: hz), shouldStop: shouldStop)
+            if t.interrupted { return interrupted(r) }
             let ok = t.framesPlayed == t.framesTotal && t.underruns == 0 && t.lateArrivals == 0
             r.frameRates.append(FrameRateTrial(hz: hz, sustained: ok, underruns: t.underruns, lateArrivals: t.lateArrivals))
             if ok { r.maxFrameRateHz = hz }
@@ -121,10 +129,16 @@ public enum Bench {
 
         // 4. Failsafe: play a steady duty, make a CLOCK exchange the last message, then fall silent.
         progress("failsafe")
-        let fs = try failsafe(channel: channel, options: SessionOptions())
+        guard let fs = try failsafe(channel: channel, options: base, shouldStop: shouldStop) else { return interrupted(r) }
         r.failsafeMs = Int(fs.configuredMs)
         r.failsafeLatencyMs = fs.latencyMs
         r.failsafeMotorOff = fs.motorOff
+        return r
+    }
+
+    static func interrupted(_ report: BenchReport) -> BenchReport {
+        var r = report
+        r.interrupted = true
         return r
     }
 
@@ -148,8 +162,10 @@ public enum Bench {
 
     /// Starts a second of 50 % duty, stops talking, and waits for the board's own STATUS saying it
     /// turned the motor off. The latency is board clock: the tick the board stamped on the last CLOCK
-    /// reply (when it last heard the host) to the tick on that STATUS.
-    static func failsafe(channel: BoardChannel, options: SessionOptions) throws(SessionError) -> FailsafeResult {
+    /// reply (when it last heard the host) to the tick on that STATUS. Nil when `shouldStop` cut it short
+    /// (the motor is stopped first).
+    static func failsafe(channel: BoardChannel, options: SessionOptions,
+                         shouldStop: () -> Bool) throws(SessionError) -> FailsafeResult? {
         let prepared = try channel.prepare(options: options)
         let rate = UInt64(options.frameRate)
         var values = DutyValues()
@@ -169,6 +185,10 @@ public enum Bench {
         let deadline = channel.clock.nowNs() + 2_000_000_000
         var playing = false
         while !playing && channel.clock.nowNs() < deadline {
+            if shouldStop() {
+                _ = channel.stopNow(timeoutMs: options.replyTimeoutMs)
+                return nil
+            }
             let st = try channel.status(timeoutMs: options.replyTimeoutMs)
             playing = st.state == .playing && st.nextPlay >= UInt32(rate / 10)
             if !playing { _ = try channel.receive(timeoutMs: 10) }

@@ -353,15 +353,7 @@ public final class Player {
     func ticksToUs(_ ticks: Int64) -> Double { Double(ticks) * 1e6 / Double(prepared.info.clockHz) }
 
     /// Sends STOP now and waits briefly for a STATUS showing the output at 0.
-    public func stopMotor() -> Bool {
-        // STOP now is idempotent, so a STOP or reply lost on a noisy line is simply sent again.
-        let off = try? channel.exchange(.stop(atIndex: HostMessage.stopNow), "STOP reply", attempts: 4,
-                                        timeoutMs: options.replyTimeoutMs) { m, seq throws(SessionError) -> Bool? in
-            if case .status(let s) = m, s.ackSeq == seq { return s.output == 0 && s.state != .playing && s.state != .armed }
-            return nil
-        }
-        return off ?? false
-    }
+    public func stopMotor() -> Bool { channel.stopNow(timeoutMs: options.replyTimeoutMs) }
 }
 
 /// Nanoseconds from `earlier` to `now`, 0 if `earlier` is later (stamped after `now` was read).

@@ -69,6 +69,17 @@ extension BoardChannel {
         }
     }
 
+    /// Sends STOP now and waits for a STATUS showing the output at 0; true when the board confirmed it.
+    /// STOP now is idempotent, so a STOP or reply lost on a noisy line is simply sent again.
+    public func stopNow(timeoutMs: Int) -> Bool {
+        let off = try? exchange(.stop(atIndex: HostMessage.stopNow), "STOP reply", attempts: 4,
+                                timeoutMs: timeoutMs) { m, seq throws(SessionError) -> Bool? in
+            if case .status(let s) = m, s.ackSeq == seq { return s.output == 0 && s.state != .playing && s.state != .armed }
+            return nil
+        }
+        return off ?? false
+    }
+
     /// One CLOCK exchange.
     public func clockSample(token: UInt32, timeoutMs: Int, other: (BoardMessage) -> Void = { _ in })
         throws(SessionError) -> ClockSample

@@ -38,10 +38,13 @@ struct BenchCommand: ParsableCommand {
         options.helloTimeoutMs = connection.bootWait
         let r: BenchReport
         do {
-            r = try Bench.run(channel: channel, seconds: seconds,
+            r = try Bench.run(channel: channel, base: options, seconds: seconds,
                               baud: PortOpener.isPseudoTerminal(path: port) ? nil : connection.baud, port: port,
-                              progress: { if !json { Stderr.write("bench: \($0)\n") } })
+                              progress: { if !json { Stderr.write("bench: \($0)\n") } },
+                              shouldStop: { Signals.pending != 0 })
         } catch { throw fail(error) }
+        // Ctrl-C: the running step stopped the motor; there is no whole report to print.
+        if r.interrupted { throw ExitCode(Signals.exitCode) }
         if json {
             try printJSON(r)
         } else {

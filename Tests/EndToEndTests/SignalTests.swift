@@ -4,10 +4,10 @@ import Foundation
 import Testing
 
 @Suite(.serialized) struct SignalTests {
-    func startHost(_ pty: String) throws -> Process {
+    func startHost(_ pty: String, _ arguments: [String] = ["--quiet", "--pattern", "4-0-4"]) throws -> Process {
         let p = Process()
         p.executableURL = motorbreathBinary
-        p.arguments = ["--port", pty, "--quiet", "--pattern", "4-0-4"]
+        p.arguments = arguments + ["--port", pty]
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
         try p.run()
@@ -39,5 +39,20 @@ import Testing
         // Off well before the 4 s inhale would have ended on its own.
         let firstOn = try #require(drive.first { $0.level > 0 })
         #expect(drive.last!.tick - firstOn.tick < 3_500_000)
+    }
+
+    @Test func ctrlCStopsABenchMidRunWithTheMotorOff() throws {
+        let board = try SimBoardProcess()
+        let host = try startHost(board.ptyPath, ["bench", "--seconds", "30"])
+        usleep(2_500_000)  // in the 30 s schedule step by now
+        kill(host.processIdentifier, SIGINT)
+        host.waitUntilExit()
+        let drive = board.stop()
+        #expect(host.terminationStatus == 130)
+        #expect(drive.contains { $0.level > 0 })
+        #expect(drive.last?.level == 0)
+        // Stopped by the host, well before the 30 s step would have ended.
+        let firstOn = try #require(drive.first { $0.level > 0 })
+        #expect(drive.last!.tick - firstOn.tick < 10_000_000)
     }
 }
