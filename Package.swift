@@ -45,6 +45,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Running the motorbreath binary from tests (end-to-end and emulated-board tests).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "MotorWireTests", dependencies: ["MotorWire"]),
         .testTarget(name: "BoardCoreTests", dependencies: ["BoardCore", "MotorWire"]),
         .testTarget(name: "EmbeddedTests"),
@@ -57,11 +59,11 @@ let package = Package(
         // The firmware in QEMU (needs qemu-system-arm, socat, gcc-arm-none-eabi: .ci/install).
         .testTarget(
             name: "EmulatedBoardTests",
-            dependencies: ["MotorSession", "SerialLink", "Breath", "MotorWire", "motorbreath"]
+            dependencies: ["MotorSession", "SerialLink", "Breath", "MotorWire", "motorbreath", "TestSupport"]
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["MotorSession", "SimBoard", "SerialLink", "Breath", "MotorWire", "motorbreath"]
+            dependencies: ["MotorSession", "SimBoard", "SerialLink", "Breath", "MotorWire", "motorbreath", "TestSupport"]
         ),
     ]
 )

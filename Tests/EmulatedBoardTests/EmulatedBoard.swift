@@ -2,15 +2,10 @@
 // a child process, its port path, and QEMU's log of peripheral register writes.
 
 import Foundation
+import TestSupport
 
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()
-
-/// The motorbreath executable built next to this test bundle.
-let motorbreathBinary: URL = {
-    let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    return exe.deletingLastPathComponent().appendingPathComponent("motorbreath")
-}()
 
 struct EmulatorError: Error, CustomStringConvertible {
     var description: String
@@ -90,58 +85,4 @@ final class EmulatedBoard {
         }
         return out
     }
-}
-
-struct RunResult {
-    var status: Int32
-    var stdout: String
-    var stderr: String
-}
-
-/// Runs motorbreath to completion with output in files (a pipe could fill and block the child).
-func runMotorbreath(_ arguments: [String], timeout: Double = 120) throws -> RunResult {
-    let p = try startMotorbreath(arguments)
-    let deadline = Date().addingTimeInterval(timeout)
-    while p.process.isRunning && Date() < deadline { usleep(10_000) }
-    if p.process.isRunning { p.process.terminate() }
-    p.process.waitUntilExit()
-    return p.result()
-}
-
-final class RunningMotorbreath {
-    let process = Process()
-    let out: URL
-    let err: URL
-
-    init(_ arguments: [String]) throws {
-        let dir = FileManager.default.temporaryDirectory
-        out = dir.appendingPathComponent("out-\(UUID().uuidString)")
-        err = dir.appendingPathComponent("err-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: out.path, contents: nil)
-        FileManager.default.createFile(atPath: err.path, contents: nil)
-        process.executableURL = motorbreathBinary
-        process.arguments = arguments
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        try process.run()
-    }
-
-    func result() -> RunResult {
-        defer {
-            try? FileManager.default.removeItem(at: out)
-            try? FileManager.default.removeItem(at: err)
-        }
-        return RunResult(status: process.terminationStatus,
-                         stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
-                         stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
-    }
-}
-
-func startMotorbreath(_ arguments: [String]) throws -> RunningMotorbreath { try RunningMotorbreath(arguments) }
-
-func json(_ text: String) throws -> [String: Any] {
-    guard let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
-        throw EmulatorError(description: "not a JSON object: \(text)")
-    }
-    return object
 }

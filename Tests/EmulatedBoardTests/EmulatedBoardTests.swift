@@ -7,15 +7,16 @@ import Foundation
 import MotorSession
 import MotorWire
 import SerialLink
+import TestSupport
 import Testing
 
 @Suite(.serialized) struct EmulatedBoardTests {
     @Test func handshakeReportsTheFirmwaresInfo() throws {
         let board = try EmulatedBoard()
         defer { board.stop() }
-        let r = try runMotorbreath(["info", "--port", board.port, "--json"])
+        let r = try runMotorbreath(["info", "--port", board.port, "--json"], timeout: 120)
         #expect(r.status == 0, "\(r.stderr)")
-        let info = try json(r.stdout)
+        let info = try jsonObject(r.stdout)
         // The values Board.swift and MotorDrive.swift give the QEMU/ERM build.
         #expect(info["name"] as? String == "motorbreath-qemu-erm")
         #expect(info["firmware"] as? String == "0.2.0")
@@ -75,14 +76,14 @@ import Testing
     @Test func theFailsafeStopsTheMotorAfterTheHostIsKilled() throws {
         let board = try EmulatedBoard(trace: true)
         defer { board.stop() }
-        let host = try startMotorbreath(["--port", board.port, "--pattern", "4-0-4", "--no-warmup", "--quiet"])
+        let host = try RunningMotorbreath(["--port", board.port, "--pattern", "4-0-4", "--no-warmup", "--quiet"])
         // Wait until the inhale drives the motor: TIM1 CCR1 (offset 0x34) written non-zero.
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline, try board.timerWrites(offset: 0x34).filter({ $0.value > 0 }).count < 50 { usleep(100_000) }
         #expect(host.process.isRunning)
         kill(host.process.processIdentifier, SIGKILL)  // no STOP, no goodbye
         let killedAt = Date()
-        host.process.waitUntilExit()
+        _ = host.finish(timeout: 10)  // already killed: reaps it and removes its output files
         usleep(1_500_000)
         let writes = try board.timerWrites(offset: 0x34)
         let beforeKill = writes.filter { $0.at < killedAt }
@@ -94,7 +95,7 @@ import Testing
         print("emulated board: motor off \(Int(offAfterKillMs)) ms after SIGKILL (host wall clock, QEMU trace)")
         #expect(offAfterKillMs < 1000, "\(offAfterKillMs) ms")
         // The board's own word: it tripped the failsafe once and holds the output at 0.
-        let info = try json(try runMotorbreath(["info", "--port", board.port, "--json"]).stdout)
+        let info = try jsonObject(try runMotorbreath(["info", "--port", board.port, "--json"], timeout: 120).stdout)
         #expect(info["state"] as? String == "failsafe")
         #expect(info["failsafe_trips"] as? Int == 1)
         #expect(info["output"] as? Int == 0)
@@ -103,12 +104,12 @@ import Testing
     @Test func benchReportOnTheEmulatedBoard() throws {
         let board = try EmulatedBoard()
         defer { board.stop() }
-        let text = try runMotorbreath(["bench", "--port", board.port, "--seconds", "3"])
+        let text = try runMotorbreath(["bench", "--port", board.port, "--seconds", "3"], timeout: 120)
         print(text.stdout)
         #expect(text.status == 0, "\(text.stderr)")
-        let r = try runMotorbreath(["bench", "--port", board.port, "--seconds", "3", "--json"])
+        let r = try runMotorbreath(["bench", "--port", board.port, "--seconds", "3", "--json"], timeout: 120)
         #expect(r.status == 0, "\(r.stderr)")
-        let bench = try json(r.stdout)
+        let bench = try jsonObject(r.stdout)
         #expect(bench["frames_played"] as? Int == 750)
         #expect(bench["failsafe_motor_off"] as? Bool == true)
         // Board clock from the last message to the motor off: the configured 200 ms, plus at most the

@@ -1,6 +1,7 @@
 // The motorbreath command as a user meets it: one-line errors, exit codes, the JSON report.
 
 import Foundation
+import TestSupport
 import MotorSession
 import Testing
 

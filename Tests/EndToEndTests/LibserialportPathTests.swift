@@ -2,6 +2,7 @@
 // open one, so the loopback and a whole playback run through both drivers the same way.
 
 import Foundation
+import TestSupport
 import Testing
 
 /// Builds Tests/Shims/libserialport_pty_shim.c into a shared library once per test run.

@@ -1,47 +1,7 @@
-// Running the built motorbreath binary from tests: path, spawn with pipes, wait with a deadline.
+// `motorbreath sim-board` in its own process for the end-to-end tests (running motorbreath itself: TestSupport).
 
 import Foundation
-
-/// The motorbreath executable built next to this test bundle.
-let motorbreathBinary: URL = {
-    let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    return exe.deletingLastPathComponent().appendingPathComponent("motorbreath")
-}()
-
-struct RunResult {
-    var status: Int32
-    var stdout: String
-    var stderr: String
-}
-
-/// Runs motorbreath with `arguments` to completion (killed after `timeout` seconds).
-func runMotorbreath(_ arguments: [String], timeout: Double = 60, environment: [String: String] = [:]) throws -> RunResult {
-    // Output goes to files, not pipes: a child writing more than a pipe holds would block forever.
-    let dir = FileManager.default.temporaryDirectory
-    let outURL = dir.appendingPathComponent("out-\(UUID().uuidString)"), errURL = dir.appendingPathComponent("err-\(UUID().uuidString)")
-    FileManager.default.createFile(atPath: outURL.path, contents: nil)
-    FileManager.default.createFile(atPath: errURL.path, contents: nil)
-    defer {
-        try? FileManager.default.removeItem(at: outURL)
-        try? FileManager.default.removeItem(at: errURL)
-    }
-    let p = Process()
-    p.executableURL = motorbreathBinary
-    p.arguments = arguments
-    if !environment.isEmpty {
-        p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    }
-    p.standardOutput = try FileHandle(forWritingTo: outURL)
-    p.standardError = try FileHandle(forWritingTo: errURL)
-    try p.run()
-    let deadline = Date().addingTimeInterval(timeout)
-    while p.isRunning && Date() < deadline { usleep(10_000) }
-    if p.isRunning { p.terminate() }
-    p.waitUntilExit()
-    return RunResult(status: p.terminationStatus,
-                     stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
-                     stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
-}
+import TestSupport
 
 /// `motorbreath sim-board` in its own process; `ptyPath` is the tty the host opens.
 final class SimBoardProcess {

@@ -1,6 +1,7 @@
 // `motorbreath render` and `fidelity` as a user runs them: formats, and one-line errors for bad input.
 
 import Foundation
+import TestSupport
 import Testing
 
 @Suite struct RenderCommandTests {

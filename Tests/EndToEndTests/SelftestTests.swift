@@ -1,6 +1,7 @@
 // `motorbreath selftest --loopback` against a pty whose far end echoes, and against one that does not.
 
 import Foundation
+import TestSupport
 import Testing
 
 @Suite(.serialized) struct SelftestTests {

@@ -1,6 +1,7 @@
 // Real processes, real signals: Ctrl-C leaves the motor off and exits 130; a killed host trips the failsafe.
 
 import Foundation
+import TestSupport
 import Testing
 
 @Suite(.serialized) struct SignalTests {

@@ -1,0 +1,73 @@
+// Running the built motorbreath binary from tests (shared by the end-to-end and emulated-board tests):
+// its path, a run to completion with output in files, and a background run a test can signal.
+
+import Foundation
+
+/// The motorbreath executable built next to the test bundle.
+public let motorbreathBinary: URL = {
+    let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    return exe.deletingLastPathComponent().appendingPathComponent("motorbreath")
+}()
+
+public struct RunResult {
+    public var status: Int32
+    public var stdout: String
+    public var stderr: String
+}
+
+/// motorbreath running in the background. Output goes to files, not pipes: a child writing more than
+/// a pipe holds would block forever.
+public final class RunningMotorbreath {
+    public let process = Process()
+    let out: URL
+    let err: URL
+
+    public init(_ arguments: [String], environment: [String: String] = [:]) throws {
+        let dir = FileManager.default.temporaryDirectory
+        out = dir.appendingPathComponent("out-\(UUID().uuidString)")
+        err = dir.appendingPathComponent("err-\(UUID().uuidString)")
+        FileManager.default.createFile(atPath: out.path, contents: nil)
+        FileManager.default.createFile(atPath: err.path, contents: nil)
+        process.executableURL = motorbreathBinary
+        process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardError = try FileHandle(forWritingTo: err)
+        try process.run()
+    }
+
+    /// Waits up to `timeout` seconds (then terminates it) and returns what it printed.
+    public func finish(timeout: Double) -> RunResult {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        defer {
+            try? FileManager.default.removeItem(at: out)
+            try? FileManager.default.removeItem(at: err)
+        }
+        return RunResult(status: process.terminationStatus,
+                         stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
+                         stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
+    }
+}
+
+/// Runs motorbreath with `arguments` to completion (terminated after `timeout` seconds).
+public func runMotorbreath(_ arguments: [String], timeout: Double = 60, environment: [String: String] = [:]) throws -> RunResult {
+    try RunningMotorbreath(arguments, environment: environment).finish(timeout: timeout)
+}
+
+/// The JSON object a command printed.
+public func jsonObject(_ text: String) throws -> [String: Any] {
+    guard let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
+        throw JSONShapeError(text: text)
+    }
+    return object
+}
+
+public struct JSONShapeError: Error, CustomStringConvertible {
+    public var text: String
+    public var description: String { "not a JSON object: \(text)" }
+}
