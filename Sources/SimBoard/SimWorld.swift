@@ -212,9 +212,10 @@ public final class SimWorld: @unchecked Sendable {
         var wire = FixedBytes()
         var out: [UInt8] = []
         while board.nextOutgoing(into: &wire) { for i in 0..<wire.count { out.append(wire[i]) } }
-        if !out.isEmpty && unpluggedUntil == nil { send(out, toHost: true) }
+        if !out.isEmpty { sendRaw(out) }
     }
 
+    /// Board (or bootloader) bytes to the host; lost while the cable is out.
     private func sendRaw(_ bytes: [UInt8]) {
         if unpluggedUntil == nil { send(bytes, toHost: true) }
     }
