@@ -1,0 +1,167 @@
+// motorbreath-avr-sim: runs the ATmega328P firmware in simavr at the wall clock's pace, with UART0 on a
+// new pseudo-terminal and the PWM pins recorded.
+//
+//   motorbreath-avr-sim --elf build/erm/motorbreath-avr.elf [--record FILE] [--fast] [--keep-nice]
+//
+// Prints the pty path as the first line on stdout (give it to motorbreath --port), then runs until
+// SIGTERM, SIGINT or SIGHUP (or its parent dies), finishing the record file and printing on stderr how
+// far the simulation fell behind the wall clock and the firmware's peak stack use. --fast runs without
+// pacing (for tests that need no host).
+#define _GNU_SOURCE
+#include <inttypes.h>
+#include <signal.h>
+#include <simavr/sim_avr.h>
+#include <simavr/sim_elf.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "pins.h"
+#include "record.h"
+#include "uart_bridge.h"
+
+#define F_CPU 16000000u
+#define SLICE_CYCLES 1600u  // 100 us: the UART is serviced and the wall clock checked this often
+#define PAINT 0xC5          // the firmware paints free RAM with this at boot (fault.c)
+
+static volatile sig_atomic_t stop;
+static void on_signal(int sig) { (void)sig, stop = 1; }
+
+static uint64_t now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void sleep_until_ns(uint64_t t) {
+    struct timespec ts = {(time_t)(t / 1000000000u), (long)(t % 1000000000u)};
+    clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+}
+
+// simavr's log goes to stderr; stdout carries only the pty path.
+static void logger(avr_t *avr, const int level, const char *format, va_list ap) {
+    if (!avr || level <= avr->log) vfprintf(stderr, format, ap);
+}
+
+// The firmware sleeps between interrupts: simavr skips the idle cycles (counted here, to report how busy
+// the MCU was) and we pace in the main loop.
+static uint64_t idle_cycles;
+static void no_sleep(avr_t *avr, avr_cycle_count_t how_long) { (void)avr, idle_cycles += how_long + 1; }
+
+static void usage(void) {
+    fprintf(stderr, "usage: motorbreath-avr-sim --elf FIRMWARE.elf [--record FILE] [--fast] [--keep-nice]\n");
+    exit(2);
+}
+
+// Bytes of RAM the stack has reached: from RAMEND down to the first long run of untouched paint.
+static unsigned stack_peak(avr_t *avr) {
+    unsigned run = 0;
+    for (unsigned a = avr->ramend; a >= 0x100; a--) {
+        run = avr->data[a] == PAINT ? run + 1 : 0;
+        if (run == 16) return avr->ramend - (a + 15);
+    }
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    const char *elf = NULL, *rec = NULL;
+    int fast = 0, keep_nice = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--elf") && i + 1 < argc) elf = argv[++i];
+        else if (!strcmp(argv[i], "--record") && i + 1 < argc) rec = argv[++i];
+        else if (!strcmp(argv[i], "--fast")) fast = 1;
+        else if (!strcmp(argv[i], "--keep-nice")) keep_nice = 1;
+        else usage();
+    }
+    if (!elf) usage();
+
+    // A test runner may start us with signals blocked; and we must not outlive it.
+    sigset_t all;
+    sigfillset(&all);
+    sigprocmask(SIG_UNBLOCK, &all, NULL);
+    struct sigaction sa = {.sa_handler = on_signal};
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    // A simulator starved of CPU is a board whose clock stalls, which no real board does: take normal
+    // priority back from a niced test runner when allowed (root or CAP_SYS_NICE). It needs about a tenth
+    // of one core. --keep-nice leaves the inherited priority.
+    if (!keep_nice && getpriority(PRIO_PROCESS, 0) > 0) setpriority(PRIO_PROCESS, 0, 0);
+
+    avr_global_logger_set(logger);
+    static elf_firmware_t fw;
+    if (elf_read_firmware(elf, &fw)) {
+        fprintf(stderr, "motorbreath-avr-sim: cannot read %s\n", elf);
+        return 1;
+    }
+    strcpy(fw.mmcu, "atmega328p");
+    fw.frequency = F_CPU;
+    avr_t *avr = avr_make_mcu_by_name(fw.mmcu);
+    if (!avr || avr_init(avr)) {
+        fprintf(stderr, "motorbreath-avr-sim: simavr has no atmega328p\n");
+        return 1;
+    }
+    avr->log = LOG_ERROR;
+    avr->sleep = no_sleep;
+    if (record_open(rec)) {
+        fprintf(stderr, "motorbreath-avr-sim: cannot write %s\n", rec);
+        return 1;
+    }
+    avr_load_firmware(avr, &fw);
+    const char *pty;
+    if (pins_attach(avr) || bridge_open(avr, &pty)) {
+        fprintf(stderr, "motorbreath-avr-sim: cannot set up the pins or the pty\n");
+        return 1;
+    }
+    printf("%s\n", pty);
+    fflush(stdout);
+
+    uint64_t start_ns = now_ns(), start_cycle = avr->cycle, last_flush = start_ns, last_wall = 0;
+    uint64_t max_behind_ns = 0, busy_ns = 0, prev_cycle = avr->cycle, prev_wall = start_ns;
+    int prev_written = 1;
+    int state = cpu_Running;
+    while (!stop && state != cpu_Done && state != cpu_Crashed) {
+        uint64_t target = avr->cycle + SLICE_CYCLES, t0 = now_ns();
+        while (avr->cycle < target && state != cpu_Done && state != cpu_Crashed) state = avr_run(avr);
+        uint64_t sim_ns = (avr->cycle - start_cycle) * 1000u / (F_CPU / 1000000u);
+        uint64_t wall = now_ns();
+        // The cycle <-> wall clock map: the slice's last cycle with the time it was reached, before its
+        // bytes go out (so the host cannot have seen them earlier); every 10 ms, and every slice while
+        // the simulation is behind (it then runs in bursts).
+        // (When it has just fallen behind, the previous slice's point goes in too: the stall lies between.)
+        int behind = wall - start_ns > sim_ns + 100000u;
+        if (behind && !prev_written) record_wall(prev_cycle, prev_wall);
+        prev_written = wall - last_wall >= 10000000u || behind;
+        if (prev_written) {
+            record_wall(avr->cycle, wall);
+            last_wall = wall;
+        }
+        prev_cycle = avr->cycle;
+        prev_wall = wall;
+        bridge_service();
+        busy_ns += wall - t0;
+        if (!fast) {
+            if (sim_ns > wall - start_ns) sleep_until_ns(start_ns + sim_ns);
+            else if (wall - start_ns - sim_ns > max_behind_ns) max_behind_ns = wall - start_ns - sim_ns;
+        }
+        if (wall - last_flush > 20000000u) {
+            record_flush();
+            last_flush = wall;
+        }
+    }
+    bridge_close();
+    record_close();
+    double simulated = (double)(avr->cycle - start_cycle) / F_CPU;
+    fprintf(stderr, "motorbreath-avr-sim: %.3f s simulated in %.3f s of CPU, at most %.1f ms behind the wall clock; "
+            "MCU busy %.1f %%, stack peak %u B, nice %d%s\n", simulated, busy_ns / 1e9, max_behind_ns / 1e6,
+            100.0 - 100.0 * idle_cycles / (double)(avr->cycle - start_cycle), stack_peak(avr),
+            getpriority(PRIO_PROCESS, 0),
+            state == cpu_Crashed ? ", the MCU crashed" : "");
+    return state == cpu_Crashed ? 1 : 0;
+}

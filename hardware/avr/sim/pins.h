@@ -1,0 +1,11 @@
+// The PWM pins OC1A (PB1, D9) and OC1B (PB2, D10) as the ATmega328P datasheet defines them, computed
+// from simavr's Timer1 counter and the firmware's register writes, and every level change recorded.
+#ifndef PINS_H
+#define PINS_H
+
+#include <simavr/sim_avr.h>
+
+// Hooks Timer1's and port B's registers. Call after avr_init, before running.
+int pins_attach(avr_t *avr);
+
+#endif

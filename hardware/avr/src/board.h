@@ -1,0 +1,70 @@
+// What this build is: an ATmega328P at 16 MHz (Arduino Uno, Nano, Pro Mini 5 V) and one of three motor
+// drivers, chosen by the Makefile with -DVARIANT_ERM, -DVARIANT_ERM_HBRIDGE or -DVARIANT_LRA.
+#ifndef BOARD_H
+#define BOARD_H
+
+#include <stdint.h>
+
+#ifndef F_CPU
+#define F_CPU 16000000UL
+#endif
+
+// UART0 default: 500000 baud, 8N1. With U2X the divisor is 16 MHz / (8 x 500000) = 4 exactly (UBRR0 = 3),
+// so the rate has no error; 1 Mbaud would also be exact but leaves only 160 CPU cycles per received byte,
+// too few beside the 20 kHz PWM interrupt. 115200 is possible (UBRR0 = 16 with U2X) but 2.1 % fast:
+// build with BAUD=115200 only for an adapter that cannot do 500000.
+#ifndef BAUD
+#define BAUD 500000UL
+#endif
+#define UBRR_VALUE ((F_CPU + 4UL * BAUD) / (8UL * BAUD) - 1)
+
+// Timer1: fast PWM with TOP = ICR1 = 799, no prescaler: 16 MHz / 800 = 20 kHz, 800 duty steps.
+// The same counter is the board clock (clock.h): one tick per CPU cycle.
+#define PWM_TOP 799u
+#define PWM_PERIOD 800u
+#define CLOCK_HZ F_CPU
+
+// Frames the ring holds (a power of two): 256 = 1.02 s at 250 frames/s, the host's 1 s of lead. Slots are
+// 16 bits, so that every duty format fits (the H-bridge build brakes with negative i16 values) and
+// PLAYED can checksum the raw values as received; 512 of them would leave the stack too little of the
+// 2 KB (a u8-only ring could hold 512 frames in the same RAM).
+#define FRAME_CAPACITY 256u
+#define MIN_FRAME_RATE 50u
+#define MAX_FRAME_RATE 1000u
+
+#define FW_MAJOR 0
+#define FW_MINOR 1
+#define FW_PATCH 0
+
+#define MOTOR_ERM 0
+#define MOTOR_LRA 1
+#define CAP_REVERSE 0x01
+#define CAP_LRA_CARRIER 0x02
+
+#if defined(VARIANT_LRA)
+#define MOTOR_KIND MOTOR_LRA
+#define HBRIDGE 1
+#define CAPABILITIES (CAP_REVERSE | CAP_LRA_CARRIER)
+#define LRA_DEFAULT_DHZ 1750u  // 175 Hz, a common 10 mm coin LRA; set yours here
+#define BOARD_NAME "motorbreath-avr-lra"
+#elif defined(VARIANT_ERM_HBRIDGE)
+#define MOTOR_KIND MOTOR_ERM
+#define HBRIDGE 1
+#define CAPABILITIES CAP_REVERSE
+#define LRA_DEFAULT_DHZ 0u
+#define BOARD_NAME "motorbreath-avr-erm-hbridge"
+#elif defined(VARIANT_ERM)
+#define MOTOR_KIND MOTOR_ERM
+#define HBRIDGE 0
+#define CAPABILITIES 0
+#define LRA_DEFAULT_DHZ 0u
+#define BOARD_NAME "motorbreath-avr-erm"
+#else
+#error "build with -DVARIANT_ERM, -DVARIANT_ERM_HBRIDGE or -DVARIANT_LRA (the Makefile does)"
+#endif
+
+// Pins: OC1A = PB1 = Arduino D9 (MOSFET gate, or DRV8833 AIN1); OC1B = PB2 = D10 (DRV8833 AIN2).
+#define PIN_DRIVE_A 1  // PB1
+#define PIN_DRIVE_B 2  // PB2
+
+#endif

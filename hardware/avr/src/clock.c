@@ -1,0 +1,58 @@
+// The 64-bit board clock (see clock.h) and why a read can neither lose nor double an overflow.
+//
+// Timer1 counts CPU cycles 0 ... PWM_TOP and wraps (fast PWM, TOP = ICR1), setting its overflow flag TOV1.
+// The overflow interrupt adds PWM_PERIOD to `base` (the tick of the current period's start); hardware
+// clears TOV1 as the interrupt starts. A read is therefore base + TCNT1, plus one period if an overflow
+// has happened that the interrupt has not yet counted. With interrupts disabled during the read:
+//
+//  1. `base` cannot change, and at most one overflow can be uncounted: an overflow waits for its
+//     interrupt only while interrupts are off, and no code here keeps them off for 800 cycles (the
+//     longest interrupt handler is about 150 cycles, the longest cli section about 60).
+//  2. We read TCNT1 into t, then the flag. Flag clear: no uncounted overflow had happened when we read
+//     the flag, so none had when we read t (which was earlier): the result is base + t. Counted once.
+//  3. Flag set: an uncounted overflow exists. We read TCNT1 again, now after the flag was seen. The
+//     datasheet sets TOV1 when the counter reaches TOP, one cycle before it wraps to 0; simavr sets it at
+//     the wrap. So the second reading is either TOP itself (not wrapped yet: base + TOP, no period to
+//     add) or a count since the wrap, which by 1. is far below PWM_PERIOD / 2: base + PWM_PERIOD + t.
+//     The uncounted overflow is added exactly once, and the first reading (which may predate the
+//     wrap) is never combined with it.
+//
+// Since every read is base + (a count within the period that contains the read), reads are monotonic
+// and exact to the cycle. base is 64 bits (two words; the high word changes every 268 s), so the clock
+// wraps after 36,000 years.
+#include <avr/interrupt.h>
+#include <avr/io.h>
+
+#include "clock.h"
+
+volatile uint32_t clock_base_lo, clock_base_hi;
+
+// The same read in 32 bits (the proof above holds unchanged).
+uint32_t clock_now_lo(void) {
+    uint8_t sreg = SREG;
+    cli();
+    uint16_t t = TCNT1;
+    uint8_t uncounted = 0;
+    if (TIFR1 & _BV(TOV1)) {
+        t = TCNT1;
+        uncounted = t < PWM_PERIOD / 2;
+    }
+    uint32_t lo = clock_base_lo;
+    SREG = sreg;
+    return lo + t + (uncounted ? PWM_PERIOD : 0);
+}
+
+uint64_t clock_now(void) {
+    uint8_t sreg = SREG;
+    cli();
+    uint16_t t = TCNT1;
+    uint8_t uncounted = 0;
+    if (TIFR1 & _BV(TOV1)) {
+        t = TCNT1;
+        uncounted = t < PWM_PERIOD / 2;
+    }
+    uint32_t lo = clock_base_lo, hi = clock_base_hi;
+    SREG = sreg;
+    uint64_t tick = ((uint64_t)hi << 32 | lo) + t;
+    return uncounted ? tick + PWM_PERIOD : tick;
+}

@@ -1,0 +1,83 @@
+// Host message dispatch (see proto.h).
+#include <stdbool.h>
+
+#include "clock.h"
+
+#include "link.h"
+#include "play.h"
+#include "proto.h"
+#include "reply.h"
+
+// Whether the payload has exactly the size its type prescribes (FRAMES: from its own format and count,
+// 1 ... 234 u8 or 1 ... 117 16-bit values, no i16 -32768).
+static bool payload_ok(const message *m) {
+    const uint8_t *p = m->payload;
+    switch (m->type) {
+    case MSG_HELLO:
+    case MSG_HEARTBEAT: return m->len == 0;
+    case MSG_CONFIGURE: return m->len == 10;
+    case MSG_CLOCK_REQ:
+    case MSG_STOP: return m->len == 4;
+    case MSG_START: return m->len == 20;
+    case MSG_FRAMES: {
+        if (m->len < 6) return false;
+        uint8_t format = p[4], n = p[5];
+        if (format < FMT_U8 || format > FMT_I16 || n == 0) return false;
+        uint8_t size = format == FMT_U8 ? 1 : 2;
+        if (n > (WIRE_MAX_PAYLOAD - 6) / size || m->len != 6 + n * size) return false;
+        if (format == FMT_I16)
+            for (uint8_t k = 0; k < n; k++)
+                if (le16(p + 6 + 2 * k) == 0x8000) return false;
+        return true;
+    }
+    default: return false;
+    }
+}
+
+static void frames(const message *m) {
+    const uint8_t *p = m->payload;
+    frames_result res = {false, false, 0, 0};
+    refusal r = play_frames(le32(p), p[4], p[5], p + 6, &res);
+    if (r.code) {  // refused whole: the NAK is the only reply
+        reply_nak(r.code, m->seq, m->type, r.detail);
+        return;
+    }
+    if (res.full) reply_nak(NAK_BUFFER_FULL, m->seq, m->type, res.full_detail);
+    if (res.gap) reply_nak(NAK_GAP, m->seq, m->type, res.gap_detail);
+    reply_status(m->seq, clock_now());
+}
+
+void proto_handle(const message *m) {
+    const uint8_t *p = m->payload;
+    if (m->type == 0 || m->type > MSG_HEARTBEAT) {
+        link_other_errors++;
+        reply_nak(NAK_UNKNOWN_TYPE, m->seq, m->type, m->type);
+        return;
+    }
+    if (!payload_ok(m)) {
+        link_other_errors++;
+        reply_nak(NAK_BAD_MESSAGE, m->seq, m->type, 0);
+        return;
+    }
+    play_valid_message(m->arrived);  // feeds the failsafe, even if what follows refuses it
+    refusal r = {0, 0};
+    switch (m->type) {
+    case MSG_HELLO: reply_info(); return;
+    case MSG_HEARTBEAT: break;
+    case MSG_CLOCK_REQ: reply_clock(le32(p), clock_now()); return;
+    case MSG_FRAMES: frames(m); return;
+    case MSG_CONFIGURE: {
+        stream_config c = {le16(p), p[2], le16(p + 3), le16(p + 5), p[7], le16(p + 8)};
+        r = play_configure(&c);
+        break;
+    }
+    case MSG_START: {
+        timebase tb = {le32(p), le64(p + 4), le64(p + 12)};
+        r = play_start(&tb);
+        break;
+    }
+    case MSG_STOP: play_stop(le32(p)); break;
+    }
+    if (r.code) reply_nak(r.code, m->seq, m->type, r.detail);
+    else reply_status(m->seq, clock_now());
+}

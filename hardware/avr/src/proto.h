@@ -1,0 +1,12 @@
+// Dispatching a received host message: payload checks (protocol section 2, step 5), then the stream
+// (play.c), then the reply (protocol decisions: which messages get STATUS, NAK or both).
+#ifndef PROTO_H
+#define PROTO_H
+
+#include <stdint.h>
+
+#include "link.h"
+
+void proto_handle(const message *m);
+
+#endif

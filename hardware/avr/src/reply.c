@@ -1,0 +1,85 @@
+// Building this board's messages into the link's transmit buffer (see reply.h).
+#include <avr/boot.h>
+#include <avr/pgmspace.h>
+#include <string.h>
+
+#include "board.h"
+#include "link.h"
+#include "output.h"
+#include "play.h"
+#include "reply.h"
+
+// The ATmega328P has no documented unique ID. Its signature row holds the die's lot number, wafer and
+// x/y position at 0x0E-0x17 (what the ArduinoUniqueID library reads): 8 of those bytes, as a 64-bit ID.
+// (simavr does not model the signature row: there the ID is whatever its LPM returns.)
+static void put_unique_id(uint8_t *p) {
+    for (uint8_t i = 0; i < 8; i++) p[i] = boot_signature_byte_get(0x0E + i);
+}
+
+void reply_info(void) {
+    static const char name[] PROGMEM = BOARD_NAME;
+    uint8_t *p = link_payload;
+    p[0] = WIRE_VERSION;
+    p[1] = FW_MAJOR;
+    p[2] = FW_MINOR;
+    p[3] = FW_PATCH;
+    p[4] = MOTOR_KIND;
+    p[5] = 9;  // 800 duty steps: every 9-bit value is resolved, not every 10-bit one
+    p[6] = CAPABILITIES;
+    put16(p + 7, FRAME_CAPACITY);
+    put16(p + 9, MIN_FRAME_RATE);
+    put16(p + 11, MAX_FRAME_RATE);
+    put32(p + 13, CLOCK_HZ);
+    put_unique_id(p + 17);
+    put16(p + 25, LRA_DEFAULT_DHZ);
+    p[27] = sizeof name - 1;
+    memcpy_P(p + 28, name, sizeof name - 1);
+    link_send(MSG_INFO, 28 + sizeof name - 1);
+}
+
+void reply_status(uint8_t ack_seq, uint64_t tick) {
+    uint8_t *p = link_payload;
+    uint16_t fill = play_fill();
+    p[0] = play_state;
+    p[1] = ack_seq;
+    put16(p + 2, fill);
+    put16(p + 4, FRAME_CAPACITY - fill);
+    put32(p + 6, play_next_expected);
+    put32(p + 10, play_next_play);
+    put32(p + 14, play_underruns);
+    put32(p + 18, play_late_frames);
+    put32(p + 22, play_duplicates);
+    put16(p + 26, link_crc_errors);
+    put16(p + 28, link_other_errors);
+    put16(p + 30, play_failsafe_trips);
+    put64(p + 32, tick);
+    put16(p + 40, (uint16_t)out_level_now());
+    link_send(MSG_STATUS, 42);
+}
+
+void reply_nak(uint8_t code, uint8_t ref_seq, uint8_t ref_type, uint32_t detail) {
+    uint8_t *p = link_payload;
+    p[0] = code;
+    p[1] = ref_seq;
+    p[2] = ref_type;
+    put32(p + 3, detail);
+    link_send(MSG_NAK, 7);
+}
+
+void reply_clock(uint32_t token, uint64_t tick) {
+    put32(link_payload, token);
+    put64(link_payload + 4, tick);
+    link_send(MSG_CLOCK, 12);
+}
+
+bool reply_played(uint32_t first_index, uint16_t count, uint16_t late_count, uint32_t max_late_ticks,
+                  uint16_t duty_crc, uint64_t first_tick) {
+    uint8_t *p = link_payload;
+    put32(p, first_index);
+    put16(p + 4, count);
+    put16(p + 6, late_count);
+    put32(p + 8, max_late_ticks);
+    put16(p + 12, duty_crc);
+    put64(p + 14, first_tick);
+    return link_send(MSG_PLAYED, 22);
+}
