@@ -7,6 +7,8 @@ public enum BoardMessage: Sendable, Equatable {
     case status(Status)
     case nak(Nak)
     case played(Played)
+    /// Answer to LIMITS_REQ (boards with `Info.capLimits`).
+    case limits(Limits)
 
     public var type: MessageType {
         switch self {
@@ -15,6 +17,7 @@ public enum BoardMessage: Sendable, Equatable {
         case .status: .status
         case .nak: .nak
         case .played: .played
+        case .limits: .limits
         }
     }
 
@@ -67,6 +70,8 @@ public enum BoardMessage: Sendable, Equatable {
             p.appendLE32(r.maxLateTicks)
             p.appendLE16(r.dutyCRC)
             p.appendLE64(r.firstTick)
+        case .limits(let l):
+            l.encode(into: &p)
         }
         return p
     }
@@ -119,6 +124,9 @@ public enum BoardMessage: Sendable, Equatable {
             try need(Played.payloadSize)
             self = .played(Played(firstIndex: p.le32(at: 0), count: p.le16(at: 4), lateCount: p.le16(at: 6),
                                   maxLateTicks: p.le32(at: 8), dutyCRC: p.le16(at: 12), firstTick: p.le64(at: 14)))
+        case .limits:
+            try need(Limits.payloadSize)
+            self = .limits(Limits(decoding: p))
         default:
             throw .unknownType(packet.type)
         }

@@ -58,6 +58,10 @@ public struct Info: Sendable, Equatable {
     public static let capReverse: UInt8 = 0x01
     /// Capability bit: the board synthesises the LRA carrier itself.
     public static let capLRACarrier: UInt8 = 0x02
+    /// Capability bit: the board enforces a drive ceiling and answers LIMITS_REQ with LIMITS.
+    public static let capLimits: UInt8 = 0x04
+    /// Capability bit 3: takes REPLACE (overwrites buffered frames not yet output).
+    public static let capReplace: UInt8 = 0x08
     /// Payload bytes before the name bytes.
     public static let fixedSize = 28
 

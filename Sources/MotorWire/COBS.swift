@@ -8,29 +8,30 @@ public enum COBS {
     /// Returns false if `output` would overflow.
     public static func encode(_ input: borrowing FixedBytes, into output: inout FixedBytes) -> Bool {
         output.removeAll()
-        var codeIndex = 0
-        var code: UInt8 = 1
-        guard output.append(0) else { return false }  // placeholder for the first code byte
-        for i in 0..<input.count {
-            let byte = input[i]
-            if byte == 0 {
-                output[codeIndex] = code
-                codeIndex = output.count
-                guard output.append(0) else { return false }
-                code = 1
-            } else {
-                guard output.append(byte) else { return false }
-                code += 1
-                if code == 0xFF {
+        return input.withUnsafeBytes { bytes in  // one pointer: see FixedBytes.withUnsafeBytes
+            var codeIndex = 0
+            var code: UInt8 = 1
+            guard output.append(0) else { return false }  // placeholder for the first code byte
+            for byte in bytes {
+                if byte == 0 {
                     output[codeIndex] = code
                     codeIndex = output.count
                     guard output.append(0) else { return false }
                     code = 1
+                } else {
+                    guard output.append(byte) else { return false }
+                    code += 1
+                    if code == 0xFF {
+                        output[codeIndex] = code
+                        codeIndex = output.count
+                        guard output.append(0) else { return false }
+                        code = 1
+                    }
                 }
             }
+            output[codeIndex] = code
+            return true
         }
-        output[codeIndex] = code
-        return true
     }
 
     /// Decodes `buffer` in place (the decoded form is never longer than the encoded one).

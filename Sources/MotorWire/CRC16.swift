@@ -33,12 +33,10 @@ public struct CRC16: Sendable {
 
     /// CRC of `count` bytes of `bytes` starting at `start`.
     public static func of(_ bytes: borrowing FixedBytes, from start: Int = 0, count: Int) -> UInt16 {
-        var crc = CRC16()
-        var i = start
-        while i < start + count {
-            crc.update(bytes[i])
-            i += 1
+        bytes.withUnsafeBytes { raw in
+            var crc = CRC16()
+            for i in start..<(start + count) { crc.update(raw[i]) }
+            return crc.value
         }
-        return crc.value
     }
 }

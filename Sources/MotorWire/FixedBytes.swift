@@ -48,16 +48,29 @@ public struct FixedBytes: Sendable {
         appendLE32(UInt32(truncatingIfNeeded: v >> 32))
     }
 
+    /// The readers are inlined: out of line, each read copies the whole 256-byte buffer first.
+    @inline(__always)
     public func le16(at i: Int) -> UInt16 {
         UInt16(storage[i]) | UInt16(storage[i + 1]) << 8
     }
 
+    @inline(__always)
     public func le32(at i: Int) -> UInt32 {
         UInt32(le16(at: i)) | UInt32(le16(at: i + 2)) << 16
     }
 
+    @inline(__always)
     public func le64(at i: Int) -> UInt64 {
         UInt64(le32(at: i)) | UInt64(le32(at: i + 4)) << 32
+    }
+
+    /// The used bytes through one pointer (one copy of the storage instead of one per read; see
+    /// DutyValues.withUnsafeValues).
+    @inline(__always)
+    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
+        var copy = storage
+        let n = count
+        return Swift.withUnsafeBytes(of: &copy) { raw in body(UnsafeRawBufferPointer(rebasing: raw[0..<n])) }
     }
 
     /// Byte-wise equality of the used part.

@@ -10,6 +10,10 @@ public enum HostMessage: Sendable, Equatable {
     /// Stop before frame `atIndex` plays; `HostMessage.stopNow` stops at once.
     case stop(atIndex: UInt32)
     case heartbeat
+    /// Asks for LIMITS (only boards with `Info.capLimits` know it; others answer NAK unknown_type).
+    case limitsRequest
+    /// Like FRAMES, but values overwrite frames buffered and not yet output (live changes to a breath).
+    case replace(FramesBlock)
 
     /// `stop(atIndex:)` value meaning "motor off now".
     public static let stopNow: UInt32 = 0xFFFF_FFFF
@@ -23,6 +27,8 @@ public enum HostMessage: Sendable, Equatable {
         case .start: .start
         case .stop: .stop
         case .heartbeat: .heartbeat
+        case .limitsRequest: .limitsRequest
+        case .replace: .replace
         }
     }
 
@@ -30,7 +36,7 @@ public enum HostMessage: Sendable, Equatable {
     public func payload() -> FixedBytes {
         var p = FixedBytes()
         switch self {
-        case .hello, .heartbeat:
+        case .hello, .heartbeat, .limitsRequest:
             break
         case .configure(let c):
             p.appendLE16(c.frameRateHz)
@@ -41,7 +47,7 @@ public enum HostMessage: Sendable, Equatable {
             p.appendLE16(c.reportEvery)
         case .clockRequest(let token):
             p.appendLE32(token)
-        case .frames(let f):
+        case .frames(let f), .replace(let f):
             p.appendLE32(f.firstIndex)
             p.append(f.format.rawValue)
             p.append(UInt8(f.values.count))
@@ -89,7 +95,7 @@ public enum HostMessage: Sendable, Equatable {
         case .clockRequest:
             try need(4)
             self = .clockRequest(token: p.le32(at: 0))
-        case .frames:
+        case .frames, .replace:
             guard p.count >= FramesBlock.headerSize, let format = DutyFormat(rawValue: p[4]) else {
                 throw .badPayload(type)
             }
@@ -97,19 +103,26 @@ public enum HostMessage: Sendable, Equatable {
             guard n >= 1, n <= format.maxPerMessage else { throw .badPayload(type) }
             try need(FramesBlock.headerSize + n * format.bytesPerValue)
             var block = FramesBlock(firstIndex: p.le32(at: 0), format: format)
-            for i in 0..<n {
-                let at = FramesBlock.headerSize + i * format.bytesPerValue
-                let v = format == .u8 ? UInt16(p[at]) : p.le16(at: at)
-                if format == .i16 && v == 0x8000 { throw .badPayload(type) }  // -32768 is not allowed
-                block.values.append(v)
+            let valid = p.withUnsafeBytes { bytes -> Bool in
+                for i in 0..<n {
+                    let at = FramesBlock.headerSize + i * format.bytesPerValue
+                    let v = format == .u8 ? UInt16(bytes[at]) : UInt16(bytes[at]) | UInt16(bytes[at + 1]) << 8
+                    if format == .i16 && v == 0x8000 { return false }  // -32768 is not allowed
+                    block.values.append(v)
+                }
+                return true
             }
-            self = .frames(block)
+            guard valid else { throw .badPayload(type) }
+            self = type == .replace ? .replace(block) : .frames(block)
         case .start:
             try need(Start.payloadSize)
             self = .start(Start(anchorIndex: p.le32(at: 0), anchorTick: p.le64(at: 4), periodQ32: p.le64(at: 12)))
         case .stop:
             try need(4)
             self = .stop(atIndex: p.le32(at: 0))
+        case .limitsRequest:
+            try need(0)
+            self = .limitsRequest
         default:
             throw .unknownType(packet.type)
         }

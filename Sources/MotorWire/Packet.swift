@@ -21,7 +21,7 @@ public struct Packet: Sendable {
         raw.append(type)
         raw.append(seq)
         raw.append(UInt8(payload.count))
-        for i in 0..<payload.count { raw.append(payload[i]) }
+        payload.withUnsafeBytes { bytes in for b in bytes { raw.append(b) } }
         let crc = CRC16.of(raw, count: raw.count)
         raw.appendLE16(crc)
         guard COBS.encode(raw, into: &wire) else { return false }
@@ -37,7 +37,7 @@ public struct Packet: Sendable {
         let length = Int(raw[3])
         guard length <= Wire.maxPayload, Wire.headerSize + length == body else { throw .badLength }
         var payload = FixedBytes()
-        for i in 0..<length { payload.append(raw[Wire.headerSize + i]) }
+        raw.withUnsafeBytes { bytes in for b in bytes[Wire.headerSize..<body] { payload.append(b) } }
         return Packet(type: raw[1], seq: raw[2], payload: payload)
     }
 }

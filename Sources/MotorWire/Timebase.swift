@@ -23,7 +23,9 @@ public struct Timebase: Sendable, Equatable {
         let product = steps.multipliedFullWidth(by: periodQ32)
         let offset = product.high << 32 | product.low >> 32  // (steps * periodQ32) >> 32
         if d >= 0 { return anchorTick &+ offset }
-        return offset > anchorTick ? 0 : anchorTick - offset
+        // Before the anchor the floor is one tick further back when there is a fraction (protocol.md: floor).
+        let back = offset &+ (product.low & 0xFFFF_FFFF != 0 ? 1 : 0)
+        return back > anchorTick ? 0 : anchorTick - back
     }
 }
 

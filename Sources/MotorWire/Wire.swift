@@ -27,10 +27,16 @@ public enum MessageType: UInt8, Sendable, CaseIterable {
     case start = 0x05
     case stop = 0x06
     case heartbeat = 0x07
+    /// Optional (INFO capability bit 2): asks for LIMITS.
+    case limitsRequest = 0x08
+    /// Optional (INFO capability bit 3): FRAMES that overwrite buffered frames not yet output.
+    case replace = 0x09
 
     case info = 0x81
     case clock = 0x83
     case status = 0x84
     case nak = 0x85
     case played = 0x86
+    /// Optional (INFO capability bit 2): the motor's drive ceiling and overdrive budget.
+    case limits = 0x87
 }

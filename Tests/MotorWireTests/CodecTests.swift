@@ -3,7 +3,7 @@
 import MotorWire
 import Testing
 
-@Suite struct CodecTests {
+@Suite(.timeLimit(.minutes(10))) struct CodecTests {
     @Test func crcCheckValue() {
         var crc = CRC16()
         for b in Array("123456789".utf8) { crc.update(b) }
@@ -125,5 +125,17 @@ struct SplitMix: RandomNumberGenerator {
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
+    }
+}
+
+@Suite(.timeLimit(.minutes(10))) struct TimebaseRoundingTests {
+    /// protocol.md: due(i) = anchor_tick + floor((int32)(i - anchor_index) * period_q32 / 2^32); before the
+    /// anchor a fraction rounds down (one tick earlier), not toward zero.
+    @Test func dueTicksFloorBeforeTheAnchor() {
+        let tb = Timebase(anchorIndex: 10, anchorTick: 1_000_000, periodQ32: (4000 << 32) + (1 << 31))  // 4000.5 ticks
+        #expect(tb.due(11) == 1_004_000)   // 1 000 000 + floor(4000.5)
+        #expect(tb.due(9) == 995_999)      // 1 000 000 + floor(-4000.5) = -4001
+        #expect(tb.due(8) == 991_999)      // -8001 exactly
+        #expect(tb.due(10) == 1_000_000)
     }
 }

@@ -3,7 +3,7 @@
 import MotorWire
 import Testing
 
-@Suite struct DecoderFuzzTests {
+@Suite(.timeLimit(.minutes(10))) struct DecoderFuzzTests {
     /// A valid frame the decoder must find after any garbage.
     static let marker = wireBytes(.clockRequest(token: 0xC0FFEE), seq: 77)
 

@@ -6,6 +6,8 @@ enum Golden {
     static func hostMessages() -> [(name: String, seq: UInt8, message: HostMessage)] {
         var values = DutyValues()
         for v: UInt16 in [0, 1, 128, 255] { values.append(v) }
+        var replaced = DutyValues()
+        for v: UInt16 in [64, 192] { replaced.append(v) }
         return [
             ("hello", 0, .hello),
             ("configure", 1, .configure(Configure(frameRateHz: 250, dutyFormat: .u8, failsafeMs: 200,
@@ -15,6 +17,8 @@ enum Golden {
             ("start", 4, .start(Start(anchorIndex: 0, anchorTick: 1_000_000, periodQ32: 4000 << 32))),
             ("stop-now", 5, .stop(atIndex: HostMessage.stopNow)),
             ("heartbeat", 6, .heartbeat),
+            ("replace", 7, .replace(FramesBlock(firstIndex: 10, format: .u8, values: replaced))),
+            ("limits-request", 7, .limitsRequest),
         ]
     }
 
@@ -32,6 +36,7 @@ enum Golden {
             ("nak", 3, .nak(Nak(code: .gap, refSeq: 9, refType: MessageType.frames.rawValue, detail: 100))),
             ("played", 4, .played(Played(firstIndex: 0, count: 25, lateCount: 0, maxLateTicks: 0, dutyCRC: 0xBEEF,
                                           firstTick: 1_000_000))),
+            ("limits", 5, .limits(Limits(ratedMillivolts: 3000, supplyMillivolts: 5000, overdriveMs: 50, recoveryMs: 500))),
         ]
     }
 }

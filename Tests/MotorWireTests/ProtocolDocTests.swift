@@ -42,12 +42,14 @@ func tableRows(after heading: String) -> [(code: Int, name: String)] {
     return rows
 }
 
-@Suite struct ProtocolDocTests {
+@Suite(.timeLimit(.minutes(10))) struct ProtocolDocTests {
     @Test func everyExampleInTheDocHasAMessageAndViceVersa() {
         let names = Set(goldenBlocks().keys)
         let expected = Set(Golden.hostMessages().map(\.name) + Golden.boardMessages().map(\.name))
         #expect(names == expected)
-        #expect(names.count == 12)
+        // And every message type of the protocol has a worked example.
+        let typed = Set(Golden.hostMessages().map(\.message.type) + Golden.boardMessages().map(\.message.type))
+        #expect(typed == Set(MessageType.allCases), "no example for \(Set(MessageType.allCases).subtracting(typed))")
     }
 
     /// Each named example encodes to exactly the doc's bytes, and the doc's bytes decode to it.
@@ -106,5 +108,36 @@ func tableRows(after heading: String) -> [(code: Int, name: String)] {
         #expect(DutyFormat.u8.maxPerMessage == 234 && DutyFormat.u16.maxPerMessage == 117)
         #expect(Status.payloadSize == 42 && Played.payloadSize == 22 && Start.payloadSize == 20)
         #expect(Configure.payloadSize == 10 && Nak.payloadSize == 7 && Info.fixedSize == 28)
+        #expect(Limits.payloadSize == 12)
+    }
+
+    /// The LIMITS payload table: every row's offset and width is where the encoder puts that field
+    /// (each field gets a distinct value, found back at the documented offset), and nothing else.
+    @Test func limitsPayloadTableMatchesTheEncoding() throws {
+        let start = try #require(protocolDoc.range(of: "### LIMITS_REQ (0x08)"))
+        var rows: [(offset: Int, width: Int, field: String)] = []
+        for line in protocolDoc[start.upperBound...].split(separator: "\n").drop(while: { !$0.hasPrefix("|") }) {
+            guard line.hasPrefix("|") else { break }
+            let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count >= 3, let offset = Int(cells[0]), cells[1] == "u16" else { continue }
+            rows.append((offset, 2, cells[2]))
+        }
+        let limits = Limits(ceilingLevel: 0x0101, overdriveMs: 0x0202, recoveryMs: 0x0303, availableMs: 0x0404,
+                            ratedMillivolts: 0x0505, supplyMillivolts: 0x0606)
+        let expected = ["ceiling_level": 0x01, "overdrive_ms": 0x02, "recovery_ms": 0x03, "available_ms": 0x04,
+                        "rated_mv": 0x05, "supply_mv": 0x06]
+        let payload = BoardMessage.limits(limits).payload()
+        #expect(rows.map(\.field).sorted() == expected.keys.sorted())
+        #expect(rows.map(\.width).reduce(0, +) == payload.count)
+        for row in rows {
+            let marker = try #require(expected[row.field])
+            #expect(payload[row.offset] == UInt8(marker) && payload[row.offset + 1] == UInt8(marker), "\(row.field)")
+        }
+    }
+
+    /// INFO's capability cell names bit 2 for LIMITS, as the code does.
+    @Test func capabilityBitsInTheDocMatchTheCode() {
+        #expect(protocolDoc.contains("bit 2: enforces a drive ceiling and answers LIMITS_REQ with LIMITS"))
+        #expect(Info.capLimits == 1 << 2 && Info.capLRACarrier == 1 << 1 && Info.capReverse == 1 << 0)
     }
 }

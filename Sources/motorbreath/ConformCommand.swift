@@ -1,0 +1,76 @@
+// `motorbreath conform --port PATH`: checks a board against every clause of protocol.md through its port,
+// one line per clause with the section it checks, and exits 0 only when every clause passes.
+
+import ArgumentParser
+import BoardConformance
+import Foundation
+import SerialLink
+import SimBoard
+
+struct ConformCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "conform",
+        abstract: "Check a board against the protocol, clause by clause (framing, every message, windows, timing, STOP, the failsafe).",
+        discussion: """
+            Written for firmware authors: it needs nothing but the port. Each clause prints PASS, FAIL (with \
+            what was seen) or N/A (a variant the board does not have), and the protocol.md section it checks. \
+            It takes about 20 seconds and leaves the motor off. Exit status 0 only when every clause passes.
+
+            Examples:
+              motorbreath conform --port /dev/ttyUSB0
+              motorbreath conform --port /dev/ttyACM0 --baud 250000 --json
+              motorbreath conform --simulate --only failsafe
+            """
+    )
+
+    @OptionGroup(title: "Board connection") var connection: PortArguments
+
+    @Flag(help: "Check the built-in simulated board (the reference BoardCore).")
+    var simulate = false
+
+    @Option(help: "Run only the clauses whose id starts with this (repeatable), e.g. framing, stop.deferred.")
+    var only: [String] = []
+
+    @Flag(help: "Print one JSON report on stdout.")
+    var json = false
+
+    func validate() throws {
+        guard simulate || connection.port != nil else {
+            throw ValidationError("say where the board is: --port /dev/ttyUSB0, or --simulate")
+        }
+    }
+
+    func run() throws {
+        Signals.install()
+        let link: ByteLink
+        var board: SimulatedBoard?
+        if simulate {
+            let pair = SimulatedBoard.inProcess()
+            link = pair.link
+            board = pair.board
+        } else {
+            link = try connection.open(try connection.resolvedPath(), quiet: json)
+        }
+        defer {
+            link.close()
+            board?.stop()
+        }
+        let rig: Rig
+        do { rig = try Rig(link: link, bootWaitMs: connection.bootWait) } catch { throw fail("\(error)") }
+        if !json { Stderr.write("board: \(rig.info.displayName)\n") }
+        let report = Conformance.run(rig, only: only) { r in
+            guard !json else { return }
+            let mark = r.outcome == "pass" ? "PASS" : r.outcome == "fail" ? "FAIL" : "N/A "
+            print("\(mark)  §\(r.section)  \(r.id.padding(toLength: 34, withPad: " ", startingAt: 0)) \(r.title)")
+            if !r.detail.isEmpty { print("      \(r.detail)") }
+        }
+        if json {
+            try printJSON(report)
+        } else {
+            let na = report.results.count - report.passed - report.failed
+            print(String(format: "%d of %d clauses passed, %d failed, %d not applicable, in %.1f s",
+                         report.passed, report.results.count, report.failed, na, report.seconds))
+        }
+        if report.failed > 0 { throw ExitCode(1) }
+    }
+}
