@@ -1,9 +1,9 @@
 // The board-clocked scheduler: plays each buffered frame at its tick, synthesises the LRA carrier,
+// holds the drive ceiling (DriveLimit.swift), fires the failsafe, and stops.
 
 #if canImport(MotorWire)
 import MotorWire
 #endif
-// fires the failsafe, and stops.
 
 extension BoardCore {
     /// Runs everything due up to `now` (plus the output lead for frame and carrier outputs).
@@ -11,20 +11,21 @@ extension BoardCore {
         if (state == .armed || state == .playing), let c = config {
             let limit = UInt64(c.failsafeMs) * UInt64(info.clockHz) / 1000
             if now > lastValidRx && now - lastValidRx > limit {
-                failsafeTrips &+= 1
-                haltPlayback(now: now)
-                state = .failsafe
-                config = nil
+                haltPlayback(now: now, then: .failsafe)
                 return
             }
         }
         guard state == .armed || state == .playing, let tb = timebase else { return }
+        outputs.settle(now: now)
         let horizon = now + outputLeadTicks
         while true {
-            // Leave room for replies: the caller drains the outbox and services again.
-            if outbox.count >= Outbox.capacity - 2 { return }
             let frameDue = tb.due(nextPlay)
             let edge = carrier.map { $0.due(carrierIndex) }
+            // The overdrive budget runs out before the next frame or carrier edge: drop to the ceiling then.
+            if let limit = overdrive?.deadline, limit < frameDue, limit <= (edge ?? limit), limit <= horizon {
+                emit(at: max(limit, now))
+                continue
+            }
             if let edge, edge < frameDue, edge <= horizon {
                 carrierIndex &+= 1
                 polarity = -polarity
@@ -33,7 +34,7 @@ extension BoardCore {
             }
             guard frameDue <= horizon else { return }
             if stopAt == nextPlay {
-                haltPlayback(now: max(now, frameDue))
+                haltPlayback(now: max(now, frameDue), then: .configured)
                 return
             }
             let have = ring.has(nextPlay)
@@ -48,7 +49,10 @@ extension BoardCore {
             port.played(index: nextPlay, due: frameDue, at: at, raw: raw)
             nextPlay &+= 1
             advanceExpected()
-            if let every = config?.reportEvery, every > 0, tally.count >= every, let r = tally.take() {
+            // Output never waits for the UART: while the outbox is nearly full (a host not reading, a slow
+            // line), the report keeps growing and goes out, covering more frames, once there is room.
+            if let every = config?.reportEvery, every > 0, tally.count >= every,
+               outbox.count < Outbox.capacity - 2 || tally.count == UInt16.max, let r = tally.take() {
                 outbox.push(.played(r))
             }
         }
@@ -57,6 +61,7 @@ extension BoardCore {
     /// The earliest tick at which `service` has work: the failsafe deadline, the next frame (handed over
     /// `outputLeadTicks` early when it is buffered; at its tick when it is not, to declare the underrun),
     /// or a carrier edge before that frame. It mirrors `service`, so waking there always makes progress.
+    @inline(__always)  // out of line, the main loop's call copies the whole core first (cycle bench)
     public func nextWake(now: UInt64) -> UInt64 {
         guard state == .armed || state == .playing, let tb = timebase, let c = config else { return UInt64.max }
         var wake = lastValidRx + UInt64(c.failsafeMs) * UInt64(info.clockHz) / 1000 + 1
@@ -65,6 +70,9 @@ extension BoardCore {
         wake = min(wake, buffered ? frameDue - min(outputLeadTicks, frameDue) : frameDue)
         if let edge = carrier?.due(carrierIndex), edge < frameDue {
             wake = min(wake, edge - min(outputLeadTicks, edge))
+        }
+        if let limit = overdrive?.deadline, limit < frameDue {
+            wake = min(wake, limit - min(outputLeadTicks, limit))
         }
         return max(wake, now)
     }
@@ -76,8 +84,10 @@ extension BoardCore {
             && (config?.flags ?? 0) & Configure.flagAllowReverse != 0
         if level < 0 && !reverseOK { level = 0 }
         if carrier != nil { level = level < 0 ? 0 : level * polarity }
+        if overdrive != nil { level = overdrive!.apply(level, at: tick) }
         if level != output {
             output = level
+            outputs.push(level, at: tick)
             port.schedule(level: level, at: tick)
         }
     }
@@ -98,20 +108,32 @@ extension BoardCore {
         polarity = 1
     }
 
-    /// Motor off now; drop buffered frames; back to `configured` (or `idle` if never configured).
-    mutating func haltPlayback(now: UInt64) {
+    /// Motor off at `now`; drop buffered frames; the final PLAYED of what was output. `then` is where the
+    /// board goes by itself (a deferred STOP reached: configured; the failsafe: failsafe, the configuration
+    /// forgotten) and is announced with an unsolicited STATUS (ack_seq 0) whose tick is `now`, the tick the
+    /// motor went off. Without `then`, a host message stopped it and its own reply says so.
+    mutating func haltPlayback(now: UInt64, then next: BoardState? = nil) {
         port.off(at: now)
+        if overdrive != nil { _ = overdrive!.apply(0, at: now) }
         output = 0
+        outputs.cut(to: 0, at: now)
         envelope = 0
         if let r = tally.take() { outbox.push(.played(r)) }
-        let wasPlaying = state == .armed || state == .playing
         timebase = nil
         carrier = nil
         stopAt = nil
         ring.clearAll()
         nextExpected = 0
         nextPlay = 0
-        if config != nil { state = .configured } else if state != .failsafe { state = .idle }
-        if wasPlaying { outbox.push(.status(status(ackSeq: 0, now: now))) }
+        if next == .failsafe {
+            failsafeTrips &+= 1
+            config = nil
+            state = .failsafe
+        } else if config != nil {
+            state = .configured
+        } else if state != .failsafe {
+            state = .idle
+        }
+        if next != nil { outbox.push(.status(status(ackSeq: 0, now: now))) }
     }
 }

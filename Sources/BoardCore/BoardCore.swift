@@ -13,6 +13,10 @@ public struct BoardCore<Port: MotorPort> {
     /// How far ahead of a frame's tick the core hands it to the port (a preload register or a
     /// DMA buffer on hardware). 0 = output exactly when serviced.
     public let outputLeadTicks: UInt64
+    /// The motor's drive ceiling (DriveLimit.swift), or nil for a board without one.
+    public let limits: Limits?
+    /// Enforces `limits` on every output change.
+    public internal(set) var overdrive: OverdriveGuard?
 
     public internal(set) var state: BoardState = .idle
     public internal(set) var config: Configure?
@@ -24,9 +28,13 @@ public struct BoardCore<Port: MotorPort> {
     public internal(set) var nextExpected: UInt32 = 0
     public internal(set) var nextPlay: UInt32 = 0
     public internal(set) var envelope: Int16 = 0
+    /// The level last handed to the port (with an output lead it takes effect up to the lead later).
     public internal(set) var output: Int16 = 0
+    /// What is being output at each tick, for STATUS (`output` may still be ahead of the clock).
+    var outputs = OutputQueue()
     var polarity: Int16 = 1
-    var lastValidRx: UInt64 = 0
+    /// Tick of the last valid message received (what the failsafe counts from).
+    public internal(set) var lastValidRx: UInt64 = 0
 
     public internal(set) var underruns: UInt32 = 0
     public internal(set) var lateFrames: UInt32 = 0
@@ -37,10 +45,13 @@ public struct BoardCore<Port: MotorPort> {
     var outbox = Outbox()
     var txSeq: UInt8 = 0
 
-    public init(port: Port, info: Info, outputLeadTicks: UInt64 = 0) {
+    /// A board with `limits` should also set `Info.capLimits` in `info`: it answers LIMITS_REQ either way.
+    public init(port: Port, info: Info, outputLeadTicks: UInt64 = 0, limits: Limits? = nil) {
         self.port = port
         self.info = info
         self.outputLeadTicks = outputLeadTicks
+        self.limits = limits
+        self.overdrive = limits.map { OverdriveGuard(limits: $0, clockHz: info.clockHz) }
         self.ring = FrameRing(capacity: Int(info.bufferCapacity))
     }
 
@@ -52,6 +63,10 @@ public struct BoardCore<Port: MotorPort> {
 
     /// Bytes received by the UART.
     public mutating func receive(_ byte: UInt8, now: UInt64) {
+        if byte != Wire.delimiter {  // all but one byte of a frame: just collect it
+            decoder.collect(byte)
+            return
+        }
         switch decoder.push(byte) {
         case nil:
             return
@@ -66,7 +81,8 @@ public struct BoardCore<Port: MotorPort> {
                 if case .unknownType(let t) = error {
                     outbox.push(.nak(Nak(code: .unknownType, refSeq: packet.seq, refType: t, detail: UInt32(t))))
                 } else {
-                    outbox.push(.nak(Nak(code: .badMessage, refSeq: packet.seq, refType: packet.type, detail: 0)))
+                    outbox.push(.nak(Nak(code: .badMessage, refSeq: packet.seq, refType: packet.type,
+                                         detail: unknownFormat(in: packet))))
                 }
                 badMessages &+= 1
             }
@@ -74,6 +90,17 @@ public struct BoardCore<Port: MotorPort> {
     }
 
     var badMessages: UInt32 = 0
+
+    /// The duty_format code of a CONFIGURE or FRAMES that names an unknown one (the NAK's detail), else 0.
+    func unknownFormat(in packet: Packet) -> UInt32 {
+        let at: Int
+        switch packet.type {
+        case MessageType.configure.rawValue where packet.payload.count == Configure.payloadSize: at = 2
+        case MessageType.frames.rawValue where packet.payload.count >= FramesBlock.headerSize: at = 4
+        default: return 0
+        }
+        return DutyFormat(rawValue: packet.payload[at]) == nil ? UInt32(packet.payload[at]) : 0
+    }
 
     /// Encodes the next queued message, with the board's sequence number, into `wire`.
     public mutating func nextOutgoing(into wire: inout FixedBytes) -> Bool {
@@ -91,6 +118,12 @@ public struct BoardCore<Port: MotorPort> {
             outbox.push(.info(info))
         case .heartbeat:
             outbox.push(.status(status(ackSeq: seq, now: now)))
+        case .limitsRequest:
+            if let overdrive {
+                outbox.push(.limits(overdrive.report(now: now, clockHz: info.clockHz)))
+            } else {  // what a board without the feature answers
+                nak(.unknownType, seq: seq, type: .limitsRequest, detail: UInt32(MessageType.limitsRequest.rawValue))
+            }
         case .clockRequest(let token):
             outbox.push(.clock(token: token, tick: now))
         case .configure(let c):
@@ -108,6 +141,8 @@ public struct BoardCore<Port: MotorPort> {
             outbox.push(.status(status(ackSeq: seq, now: now)))
         case .frames(let block):
             accept(block, seq: seq, now: now)
+        case .replace(let block):
+            accept(block, seq: seq, now: now, replacing: true)
         case .start(let s):
             guard config != nil, state != .idle, state != .failsafe else {
                 nak(.notConfigured, seq: seq, type: .start, detail: 0)
@@ -124,7 +159,8 @@ public struct BoardCore<Port: MotorPort> {
             }
             outbox.push(.status(status(ackSeq: seq, now: now)))
         case .stop(let index):
-            if index == HostMessage.stopNow || (state != .armed && state != .playing) {
+            // STOP now, a STOP while nothing plays, and a STOP at a frame already played all stop at once.
+            if index == HostMessage.stopNow || (state != .armed && state != .playing) || indexDistance(index, nextPlay) < 0 {
                 haltPlayback(now: now)
             } else {
                 stopAt = index
@@ -146,34 +182,39 @@ public struct BoardCore<Port: MotorPort> {
 
     /// Stores FRAMES values in the ring. Selective repeat: any index inside the window is kept, even past
     /// a hole; `nextExpected` is the first index still missing, and a message that skips past it is
-    /// answered with NAK gap naming the hole (so the host resends just that).
-    mutating func accept(_ block: FramesBlock, seq: UInt8, now: UInt64) {
+    /// answered with NAK gap naming the hole (so the host resends just that). With `replacing` (REPLACE),
+    /// a value overwrites a frame buffered and not yet output instead of counting as a duplicate.
+    mutating func accept(_ block: FramesBlock, seq: UInt8, now: UInt64, replacing: Bool = false) {
+        let kind: MessageType = replacing ? .replace : .frames
         guard let c = config, state == .configured || state == .armed || state == .playing else {
-            nak(.notConfigured, seq: seq, type: .frames, detail: 0)
+            nak(.notConfigured, seq: seq, type: kind, detail: 0)
             return
         }
         guard block.format == c.dutyFormat else {
-            nak(.badMessage, seq: seq, type: .frames, detail: UInt32(block.format.rawValue))
+            nak(.badMessage, seq: seq, type: kind, detail: UInt32(block.format.rawValue))
             return
         }
         let skipped = indexDistance(block.firstIndex, nextExpected) > 0
-        for k in 0..<block.values.count {
-            let index = block.firstIndex &+ UInt32(k)
-            if indexDistance(index, nextPlay) < 0 {
-                lateFrames &+= 1
-            } else if Int(indexDistance(index, nextPlay)) >= ring.capacity {
-                advanceExpected()
-                nak(.bufferFull, seq: seq, type: .frames, detail: nextExpected)
-                break
-            } else if ring.has(index) {
-                duplicateFrames &+= 1
-            } else {
-                ring.store(block.values[k], at: index)
+        // One pointer over the values (reading them one by one copies all 234 per read on a Cortex-M).
+        block.values.withUnsafeValues { values in
+            for k in 0..<values.count {
+                let index = block.firstIndex &+ UInt32(k)
+                if indexDistance(index, nextPlay) < 0 {
+                    lateFrames &+= 1
+                } else if Int(indexDistance(index, nextPlay)) >= ring.capacity {
+                    advanceExpected()
+                    nak(.bufferFull, seq: seq, type: kind, detail: nextExpected)
+                    break
+                } else if ring.has(index) && !replacing {
+                    duplicateFrames &+= 1
+                } else {
+                    ring.store(values[k], at: index)
+                }
             }
         }
         advanceExpected()
         if skipped && indexDistance(block.firstIndex, nextExpected) > 0 {
-            nak(.gap, seq: seq, type: .frames, detail: nextExpected)
+            nak(.gap, seq: seq, type: kind, detail: nextExpected)
         }
         outbox.push(.status(status(ackSeq: seq, now: now)))
     }
@@ -187,8 +228,10 @@ public struct BoardCore<Port: MotorPort> {
     }
 
     /// Frames received in order and not yet played (frames past a hole are held but not counted).
+    @inline(__always)
     public var fill: Int { max(0, Int(indexDistance(nextExpected, nextPlay))) }
 
+    @inline(__always)  // out of line, a call from a mutating method copies the whole core first
     public func status(ackSeq: UInt8, now: UInt64) -> Status {
         let errs = decoder.errors
         return Status(state: state, ackSeq: ackSeq, fill: UInt16(fill), free: UInt16(ring.capacity - fill),
@@ -196,6 +239,6 @@ public struct BoardCore<Port: MotorPort> {
                       lateFrames: lateFrames, duplicateFrames: duplicateFrames,
                       rxCRCErrors: UInt16(truncatingIfNeeded: errs.badCRC),
                       rxOtherErrors: UInt16(truncatingIfNeeded: errs.total &- errs.badCRC &+ badMessages),
-                      failsafeTrips: failsafeTrips, tick: now, output: output)
+                      failsafeTrips: failsafeTrips, tick: now, output: outputs.level(at: now))
     }
 }

@@ -25,8 +25,8 @@ struct Bench {
              uniqueID: 7, lraResonanceDeciHz: motor == .lra ? 2000 : 0, name: BoardName("bench"))
     }
 
-    init(info: Info = Bench.info(), lead: UInt64 = 0) {
-        core = BoardCore(port: RecordingPort(), info: info, outputLeadTicks: lead)
+    init(info: Info = Bench.info(), lead: UInt64 = 0, limits: Limits? = nil) {
+        core = BoardCore(port: RecordingPort(), info: info, outputLeadTicks: lead, limits: limits)
         core.boot(now: 0)
         collect()
     }

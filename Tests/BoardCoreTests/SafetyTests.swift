@@ -4,21 +4,27 @@ import BoardCore
 import MotorWire
 import Testing
 
-@Suite struct SafetyTests {
-    @Test func failsafeTurnsTheMotorOffAfterSilence() {
+@Suite(.timeLimit(.minutes(10))) struct SafetyTests {
+    @Test func failsafeTurnsTheMotorOffAfterSilence() throws {
         var b = Bench()
         b.configure(failsafeMs: 200)
         b.send(Bench.frames(0, [UInt16](repeating: 255, count: 60)), at: 0)
         b.start(anchorTick: 1000, at: 0)
-        b.run(stride(from: 0, to: 200_000, by: 500))
-        #expect(b.core.state == .playing)  // 200 ms after the last message: not yet
-        #expect(b.core.output != 0 || b.core.underruns > 0)
-        b.run(stride(from: 200_000, to: 201_500, by: 500))
+        b.run(stride(from: 0, to: 150_000, by: 500))
+        // It played (frame 0 at 1000) and ran out of frames at 61 000 (an underrun plays 0).
+        #expect(Array(b.core.port.log.dropFirst().prefix(2)).map { [Int($0.tick), Int($0.level)] } == [[1000, 32767], [61_000, 0]],
+                "\(b.core.port.log)")
+        b.send(.heartbeat, at: 150_000)
+        b.run(stride(from: 150_000, to: 350_001, by: 500))
+        #expect(b.core.state == .playing)  // exactly 200 ms after the heartbeat: still alive
+        #expect(b.core.failsafeTrips == 0)
+        b.run(stride(from: 350_500, to: 352_000, by: 500))
         #expect(b.core.state == .failsafe)
         #expect(b.core.output == 0)
-        #expect(b.core.port.log.last?.level == 0)
-        #expect(b.core.port.log.last!.tick <= 200_001 + 500)
         #expect(b.core.failsafeTrips == 1)
+        // The board says so by itself: an unsolicited STATUS in state failsafe whose tick is when it fired.
+        let report = try #require(b.lastStatus)
+        #expect(report.state == .failsafe && report.ackSeq == 0 && report.tick == 350_500 && report.output == 0)
         // Frames are refused until CONFIGURE.
         b.send(Bench.frames(0, [1]), at: 202_000)
         #expect(b.naks.last?.code == .notConfigured)
@@ -102,5 +108,74 @@ import Testing
         let changes = Array(b.core.port.log.dropFirst())
         #expect(changes.map(\.tick) == [1000, 3500, 6000, 8500])
         #expect(changes.map(\.level) == [32767, -32767, 32767, -32767])
+    }
+
+    @Test func aStopAtAFrameAlreadyPlayedStopsAtOnce() {
+        var b = Bench(lead: 0)
+        b.configure()
+        b.send(Bench.frames(0, [UInt16](repeating: 200, count: 20)), at: 0)
+        b.start(anchorTick: 1000, at: 0)
+        b.run(stride(from: 0, to: 6_500, by: 100))  // frames 0...5 played
+        b.send(.stop(atIndex: 3), at: 6_500)
+        #expect(b.core.state == .configured)
+        #expect(b.core.port.log.last! == (6_500, 0))
+    }
+
+    @Test func aDeferredStopEndsAfterTheLastFramesPeriodAndSaysSo() throws {
+        var b = Bench(lead: 2000)
+        b.configure(reportEvery: 100)
+        b.send(Bench.frames(0, [100, 200, 250]), at: 0)
+        b.start(anchorTick: 1000, at: 0)
+        b.send(.stop(atIndex: 3), at: 0)
+        b.run(stride(from: 0, to: 6_000, by: 250))
+        // Frame 2 plays from 3000 for its whole period: off at 4000, when frame 3 would be due.
+        #expect(b.core.port.log.last! == (4000, 0))
+        #expect(b.played.last?.count == 3)
+        // The final PLAYED, then an unsolicited STATUS naming the stop's tick (sent up to the lead early).
+        let last = b.replies.suffix(2)
+        guard case .played? = last.first, case .status(let s)? = last.last else {
+            Issue.record("expected PLAYED then STATUS, got \(last)")
+            return
+        }
+        #expect(s.ackSeq == 0 && s.state == .configured && s.tick == 4000)
+    }
+
+    @Test func stopInIdleOrFailsafeChangesNothing() {
+        var b = Bench()
+        b.send(.stop(atIndex: HostMessage.stopNow), at: 0)
+        #expect(b.core.state == .idle && b.lastStatus?.state == .idle)
+        b.configure(failsafeMs: 20)
+        b.start(anchorTick: 1000, at: 0)
+        b.run(stride(from: 0, to: 30_000, by: 1000))
+        #expect(b.core.state == .failsafe)
+        b.send(.stop(atIndex: HostMessage.stopNow), at: 30_000)
+        #expect(b.core.state == .failsafe && b.lastStatus?.state == .failsafe)
+    }
+
+    @Test func onlyConfigureResetsTheStreamCounters() {
+        var b = Bench()
+        b.configure()
+        b.send(Bench.frames(0, [1, 2]), at: 0)
+        b.send(Bench.frames(0, [1]), at: 0)  // a duplicate
+        b.start(anchorTick: 1000, at: 0)
+        b.run(stride(from: 0, to: 5_000, by: 100))  // frames 2... underrun
+        b.send(.stop(atIndex: HostMessage.stopNow), at: 5_000)
+        #expect(b.lastStatus?.duplicateFrames == 1 && (b.lastStatus?.underruns ?? 0) > 0)
+        #expect(b.lastStatus?.nextExpected == 0 && b.lastStatus?.nextPlay == 0)
+        b.send(.configure(Configure(frameRateHz: 20, dutyFormat: .u8, failsafeMs: 200)), at: 5_000)  // refused
+        #expect(b.core.duplicateFrames == 1)
+        b.configure(at: 5_000)
+        #expect(b.lastStatus?.duplicateFrames == 0 && b.lastStatus?.underruns == 0)
+    }
+
+    @Test func aRefusedConfigureLeavesAPlayingStreamAlone() {
+        var b = Bench()
+        b.configure()
+        b.send(Bench.frames(0, [UInt16](repeating: 200, count: 20)), at: 0)
+        b.start(anchorTick: 1000, at: 0)
+        b.run(stride(from: 0, to: 3_000, by: 100))
+        b.send(.configure(Configure(frameRateHz: 5000, dutyFormat: .u8, failsafeMs: 200)), at: 3_000)
+        #expect(b.naks.last?.code == .badConfig && b.naks.last?.detail == 1)
+        #expect(b.core.state == .playing && b.core.output != 0)
     }
 }

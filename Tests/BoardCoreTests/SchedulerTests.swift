@@ -4,7 +4,7 @@ import BoardCore
 import MotorWire
 import Testing
 
-@Suite struct SchedulerTests {
+@Suite(.timeLimit(.minutes(10))) struct SchedulerTests {
     @Test func bootAnnouncesInfoAndMotorIsOff() {
         let b = Bench()
         #expect(b.replies.count == 1)
@@ -19,14 +19,19 @@ import Testing
         b.start(anchorTick: 5000, at: 20)
         #expect(b.core.state == .armed)
         b.run(stride(from: 0, to: 10_000, by: 7))  // an uneven service cadence
-        // With no output lead, each level appears at the first service at or after its tick.
-        let levels = b.core.port.log.dropFirst().map(\.level)
-        #expect(levels == [32767, 0, 6553, 13106, 0])  // u8 x 32767 / 255; then frame 4 never came: 0
+        // With no output lead, each level appears at the first service at or after its tick: frames are due
+        // at 5000, 6000, 7000, 8000 (and frame 4, never sent, at 9000); services fall on multiples of 7.
+        let changes = Array(b.core.port.log.dropFirst())
+        #expect(changes.map(\.level) == [32767, 0, 6553, 13106, 0])  // u8 x 32767 / 255; then frame 4: 0
+        #expect(changes.map(\.tick) == [5005, 6006, 7000, 8001, 9002])
         #expect(b.core.underruns > 0)
         let played = b.played
         #expect(played.count == 1)
         #expect(played.first?.count == 4)
         #expect(played.first?.dutyCRC == crc([255, 0, 51, 102]))
+        #expect(played.first?.firstTick == 5005)
+        #expect(played.first?.lateCount == 3)  // 5005, 6006, 8001 are late; 7000 is on time
+        #expect(played.first?.maxLateTicks == 6)
     }
 
     @Test func outputLeadMakesTicksExactWhateverTheServiceCadence() {
@@ -160,7 +165,7 @@ import Testing
 
 func crc(_ values: [UInt16]) -> UInt16 { CRC16.ofDuties(values) }
 
-@Suite struct WakeTests {
+@Suite(.timeLimit(.minutes(10))) struct WakeTests {
     /// With an output lead and the next frame not yet received, the board must not ask to be woken
     /// before it can do anything (that spins a real MCU, and stalls a virtual-time simulation).
     @Test func wakingAlwaysMakesProgress() {
@@ -187,7 +192,7 @@ func crc(_ values: [UInt16]) -> UInt16 { CRC16.ofDuties(values) }
     }
 }
 
-@Suite struct SelectiveRepeatTests {
+@Suite(.timeLimit(.minutes(10))) struct SelectiveRepeatTests {
     @Test func framesPastAHoleAreKeptAndTheHoleIsNamed() {
         var b = Bench()
         b.configure()
@@ -202,5 +207,24 @@ func crc(_ values: [UInt16]) -> UInt16 { CRC16.ofDuties(values) }
         b.run(stride(from: 0, to: 6_500, by: 100))
         #expect(b.core.underruns == 0)
         #expect(b.played.first?.dutyCRC == crc([1, 2, 3, 4]))
+    }
+}
+
+@Suite(.timeLimit(.minutes(10))) struct ReplaceTests {
+    @Test func replaceOverwritesBufferedFramesNotThoseAlreadyOutput() {
+        var b = Bench()
+        b.configure(reportEvery: 100)
+        b.send(Bench.frames(0, [UInt16](repeating: 10, count: 8)), at: 0)
+        b.start(anchorTick: 1000, at: 0)
+        b.run(stride(from: 0, to: 3_500, by: 100))  // frames 0, 1, 2 output
+        var v = DutyValues()
+        for x: UInt16 in [90, 91, 92, 93] { v.append(x) }
+        b.send(.replace(FramesBlock(firstIndex: 2, format: .u8, values: v)), at: 3_500)
+        #expect(b.core.lateFrames == 1)        // frame 2 was already out: dropped, counted late
+        #expect(b.core.duplicateFrames == 0)   // frames 3...5 overwritten, not duplicates
+        b.send(Bench.frames(6, [11, 12]), at: 3_500)
+        b.send(.stop(atIndex: 8), at: 3_500)
+        b.run(stride(from: 3_500, to: 12_000, by: 100))
+        #expect(b.played.last?.dutyCRC == crc([10, 10, 10, 91, 92, 93, 10, 10]))
     }
 }

@@ -4,7 +4,7 @@
 import Foundation
 import Testing
 
-@Suite struct EmbeddedCleanTests {
+@Suite(.timeLimit(.minutes(10))) struct EmbeddedCleanTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 

@@ -1,5 +1,6 @@
 // The real firmware on QEMU's netduinoplus2, reached through a pty: hardware/firmware/run-qemu.sh in
-// a child process, its port path, and QEMU's log of peripheral register writes.
+// a child process, its port path, QEMU's log of peripheral register writes, and how long QEMU waited
+// for a CPU (the measure of whether the emulator itself could keep time).
 
 import Foundation
 import TestSupport
@@ -18,13 +19,17 @@ final class EmulatedBoard {
     let port: String
     let traceFile: URL?
 
-    init(motor: String = "erm", trace: Bool = false) throws {
+    /// Held while QEMU runs: real-time tests share the machine, except with the deliberate load.
+    private let gate = RealTimeGate()
+
+    init(motor: String = "erm", trace: Bool = false, clockNearWrap: Bool = false) throws {
         dir = FileManager.default.temporaryDirectory.appendingPathComponent("mb-qemu-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         traceFile = trace ? dir.appendingPathComponent("trace.log") : nil
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = [repositoryRoot.appendingPathComponent("hardware/firmware/run-qemu.sh").path,
                              "--motor", motor, "--dir", dir.path] + (traceFile.map { ["--trace", $0.path] } ?? [])
+            + (clockNearWrap ? ["--clock-near-wrap"] : [])
         let out = Pipe()
         let err = dir.appendingPathComponent("run-qemu.err")
         FileManager.default.createFile(atPath: err.path, contents: nil)
@@ -52,6 +57,35 @@ final class EmulatedBoard {
         if process.isRunning { kill(pid, SIGKILL) }
         process.waitUntilExit()
         try? FileManager.default.removeItem(at: dir)
+        gate.release()
+    }
+
+    /// Nanoseconds each QEMU thread has spent runnable but waiting for a CPU (the second field of
+    /// /proc/<pid>/task/<tid>/schedstat), by thread id; nil where the kernel does not say. Time the
+    /// emulator wanted to run and could not: guest code then runs late on the guest's own clock.
+    func qemuRunQueueWaits() -> [String: UInt64]? {
+        let qemu = childProcesses(of: process.processIdentifier).filter {
+            (try? String(contentsOfFile: "/proc/\($0)/comm", encoding: .utf8))?.hasPrefix("qemu-system") == true
+        }
+        guard let pid = qemu.first,
+              let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") else { return nil }
+        var waits: [String: UInt64] = [:]
+        for tid in tasks {
+            guard let text = try? String(contentsOfFile: "/proc/\(pid)/task/\(tid)/schedstat", encoding: .utf8) else { continue }
+            let fields = text.split(separator: " ")
+            if fields.count >= 2, let wait = UInt64(fields[1]) { waits[tid] = wait }
+        }
+        return waits.isEmpty ? nil : waits
+    }
+
+    /// Runs `body` and returns its result with the longest time any one QEMU thread waited for a CPU
+    /// meanwhile, in ms (nil where the kernel does not say).
+    func measuringQemuWait<T>(_ body: () throws -> T) rethrows -> (T, Double?) {
+        let before = qemuRunQueueWaits()
+        let result = try body()
+        guard let before, let after = qemuRunQueueWaits() else { return (result, nil) }
+        let worst = after.map { tid, wait in wait &- (before[tid] ?? 0) }.max() ?? 0
+        return (result, Double(worst) / 1e6)
     }
 
     /// Direct children of `parent`, from /proc/<pid>/stat.

@@ -2,11 +2,13 @@
 # Builds the reference board firmware: the shared MotorWire and BoardCore sources plus Sources/ compiled
 # as one Embedded Swift module, Startup/startup.c, linked with arm-none-eabi-gcc; prints flash and RAM.
 #
-#   hardware/firmware/build.sh [--board qemu|f4] [--motor erm|erm-hbridge|lra] [--out DIR]
+#   hardware/firmware/build.sh [--board qemu|f4] [--motor erm|erm-hbridge|lra] [--clock-near-wrap|--cycle-bench] [--out DIR]
 #
-# --board qemu  QEMU's netduinoplus2 (STM32F405; its SysTick runs at 168 MHz) - the emulated-board tests
-# --board f4    a Black Pill (STM32F401/F411) or any STM32F4 on its 16 MHz reset clock (the default)
-# Output: DIR/motorbreath.elf and DIR/motorbreath.bin (default DIR: hardware/firmware/build/BOARD-MOTOR).
+# --board qemu       QEMU's netduinoplus2 (STM32F405 at 168 MHz, 20 MHz board clock) - the emulated-board tests
+# --board f4         a Black Pill (STM32F401/F411) or any STM32F4 on its 16 MHz reset clock (the default)
+# --clock-near-wrap  test build: the 32-bit clock counter starts 15 s before it wraps (and the board clock 15 s before 2^32)
+# --cycle-bench      Bench/CycleBench.swift instead of the main loop: code paths timed, printed on USART1 (cycle-bench.sh)
+# Output: DIR/motorbreath.elf and DIR/motorbreath.bin (default DIR: hardware/firmware/build/BOARD-MOTOR[-nearwrap]).
 # Needs: swiftc (Swift 6.2+, with the Embedded Swift libraries) and gcc-arm-none-eabi.
 set -euo pipefail
 
@@ -14,11 +16,14 @@ here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 board=f4
 motor=erm
+suffix=""
 out=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --board) board="$2"; shift 2 ;;
         --motor) motor="$2"; shift 2 ;;
+        --clock-near-wrap) suffix="-nearwrap"; shift ;;
+        --cycle-bench) suffix="-cyclebench"; shift ;;
         --out) out="$2"; shift 2 ;;
         -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "build.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
@@ -37,7 +42,15 @@ case "$motor" in
     lra) defines+=(-D MOTOR_LRA) ;;
     *) echo "build.sh: --motor is erm, erm-hbridge or lra, not '$motor'" >&2; exit 2 ;;
 esac
-out="${out:-$here/build/$board-$motor}"
+[ "$suffix" = "-nearwrap" ] && defines+=(-D CLOCK_NEAR_WRAP)
+# The hardware layer; the cycle bench replaces the main loop with its own.
+firmware_sources=("$here"/Sources/*.swift)
+if [ "$suffix" = "-cyclebench" ]; then
+    firmware_sources=()
+    for f in "$here"/Sources/*.swift; do [ "$(basename "$f")" = Main.swift ] || firmware_sources+=("$f"); done
+    firmware_sources+=("$here"/Bench/*.swift)
+fi
+out="${out:-$here/build/$board-$motor$suffix}"
 mkdir -p "$out"
 
 for tool in swiftc arm-none-eabi-gcc arm-none-eabi-objcopy arm-none-eabi-size; do
@@ -50,7 +63,7 @@ cpu=(-mcpu=cortex-m4 -mthumb -mfloat-abi=softfp -mfpu=fpv4-sp-d16)
 swiftc -target armv7em-none-none-eabi -enable-experimental-feature Embedded -wmo -Osize -parse-as-library \
     -Xfrontend -function-sections -Xfrontend -disable-stack-protector \
     "${defines[@]}" -module-name Firmware -c -o "$out/firmware.o" \
-    "$root"/Sources/MotorWire/*.swift "$root"/Sources/BoardCore/*.swift "$here"/Sources/*.swift
+    "$root"/Sources/MotorWire/*.swift "$root"/Sources/BoardCore/*.swift "${firmware_sources[@]}"
 
 arm-none-eabi-gcc "${cpu[@]}" -Os -ffreestanding -fno-tree-loop-distribute-patterns -Wall -Werror \
     -ffunction-sections -fno-short-enums -c -o "$out/startup.o" "$here/Startup/startup.c"
@@ -62,4 +75,4 @@ arm-none-eabi-objcopy -O binary "$out/motorbreath.elf" "$out/motorbreath.bin"
 # text+data live in flash; data+bss in RAM (the 8 KB stack reserve is counted apart).
 read -r text data bss _ < <(arm-none-eabi-size "$out/motorbreath.elf" | tail -1)
 stack=$((8 * 1024))
-echo "firmware $board-$motor: flash $((text + data)) bytes, RAM $((data + bss - stack)) bytes static + $stack stack ($out/motorbreath.elf)"
+echo "firmware $board-$motor$suffix: flash $((text + data)) bytes, RAM $((data + bss - stack)) bytes static + $stack stack ($out/motorbreath.elf)"

@@ -18,6 +18,22 @@ enum Board {
     static let timerHz = cpuHz
     static let baud: UInt32 = 115_200
 
+    #if QEMU
+    /// QEMU 7.2 clocks TIM2-5 at 1 GHz whatever RCC says (measured): /50 gives a 20 MHz board clock.
+    static let counterPrescaler: UInt32 = 49
+    static let counterHz: UInt32 = 20_000_000
+    #else
+    /// TIM5 on APB1 at the 16 MHz HSI, undivided: the board clock ticks with the CPU clock.
+    static let counterPrescaler: UInt32 = 0
+    static let counterHz: UInt32 = 16_000_000
+    #endif
+    #if CLOCK_NEAR_WRAP
+    /// Test build: the counter starts 15 s before its 32-bit wrap, and the board clock 15 s before 2^32.
+    static let counterStart: UInt32 = 0 &- 15 &* counterHz
+    #else
+    static let counterStart: UInt32 = 0
+    #endif
+
     #if MOTOR_LRA
     static let motor = MotorKind.lra
     static let hBridge = true
@@ -30,6 +46,14 @@ enum Board {
     static let motor = MotorKind.erm
     static let hBridge = false
     static let lraDeciHz: UInt16 = 0
+    #endif
+
+    /// The motor's voltage ceiling, enforced by BoardCore (DriveLimit.swift) and reported in LIMITS:
+    /// rated voltage over the 5 V drive supply, with a bounded overdrive for kicks and braking.
+    #if MOTOR_LRA
+    static let limits = Limits(ratedMillivolts: 2000, supplyMillivolts: 5000, overdriveMs: 20, recoveryMs: 200)  // 2 V rms LRA: 40 %
+    #else
+    static let limits = Limits(ratedMillivolts: 3000, supplyMillivolts: 5000, overdriveMs: 50, recoveryMs: 500)  // 3 V ERM: 60 %
     #endif
 
     static func name() -> BoardName {
@@ -52,9 +76,9 @@ enum Board {
 
     static func info() -> Info {
         let pwmBits = UInt8(32 - (MotorDrive.top - 1).leadingZeroBitCount)
-        var caps: UInt8 = hBridge ? Info.capReverse : 0
+        var caps: UInt8 = Info.capLimits | (hBridge ? Info.capReverse : 0)
         if motor == .lra { caps |= Info.capLRACarrier }
-        return Info(firmwareMajor: 0, firmwareMinor: 2, firmwarePatch: 0, motorKind: motor, pwmBits: pwmBits,
+        return Info(firmwareMajor: 0, firmwareMinor: 3, firmwarePatch: 0, motorKind: motor, pwmBits: pwmBits,
                     capabilities: caps, bufferCapacity: 1024, minFrameRateHz: 50, maxFrameRateHz: 1000,
                     clockHz: BoardClock.hz, uniqueID: uniqueID(), lraResonanceDeciHz: lraDeciHz, name: name())
     }

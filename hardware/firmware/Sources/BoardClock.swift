@@ -1,54 +1,56 @@
-// The board clock: SysTick interrupts every 100 µs, plus SysTick's down-counter for the time between
-// them, as one 64-bit microsecond count that never wraps. TIM2-5 are broken in QEMU 7.2; SysTick works
-// there and on silicon alike.
+// The board clock and the wake-up timer. The clock is TIM5, a free-running 32-bit counter read on
+// demand and extended to 64 bits in software (BoardCore's CounterExtension): no interrupt counts time,
+// so a late or lost interrupt cannot cost the clock anything. SysTick only wakes the main loop at the
+// next moment BoardCore has work; a late wake delays that work, never the clock.
 
-import Synchronization
-
-/// SysTick periods since boot (the interrupt counts them).
-let sysTickPeriods = Atomic<UInt32>(0)
-
-@_cdecl("SysTick_Handler")
-func sysTickHandler() {
-    sysTickPeriods.add(1, ordering: .releasing)
-}
+#if canImport(BoardCore)
+import BoardCore
+#endif
 
 enum BoardClock {
-    static let hz: UInt32 = 1_000_000
-    static let periodUs: UInt32 = 100
-    /// SysTick counts CPU cycles: reload for one period.
-    static let reload: UInt32 = Board.cpuHz / (hz / periodUs) - 1
+    static let hz: UInt32 = Board.counterHz
 
-    nonisolated(unsafe) static var high: UInt64 = 0
-    nonisolated(unsafe) static var lastPeriods: UInt32 = 0
+    nonisolated(unsafe) static var counter = CounterExtension(raw: 0)
 
     static func start() {
-        SysTickRegs.load.store(reload)
+        RCC.enable(RCC.apb1enr, 1 << 3)  // TIM5
+        TIM5Regs.cr1.store(0)
+        TIM5Regs.psc.store(Board.counterPrescaler)
+        TIM5Regs.arr.store(0xFFFF_FFFF)  // count through all 32 bits
+        TIM5Regs.egr.store(1)            // UG: load the prescaler now (it is buffered), counter to 0
+        TIM5Regs.cnt.store(Board.counterStart)
+        TIM5Regs.cr1.store(1)            // counter on; no interrupt
+        counter = CounterExtension(raw: TIM5Regs.cnt.load())
+    }
+
+    /// Board ticks since boot (plus `Board.counterStart`). Main loop only: call it at least once per
+    /// 2^32 counts (268 s at 16 MHz); the loop does so at least every `WakeTimer.longestSleep`.
+    static func now() -> UInt64 {
+        counter.extend(TIM5Regs.cnt.load())
+    }
+}
+
+/// SysTick as a one-shot alarm for WFI: counts CPU cycles down to the next wake and raises its
+/// interrupt, whose handler does nothing but end the WFI.
+enum WakeTimer {
+    /// The longest sleep: 50 ms (the loop also refreshes the watchdog), within SysTick's 24 bits.
+    static let longestSleep: UInt32 = min(Board.cpuHz / 20, 0xFF_FFFF)
+
+    static func start() {
+        SysTickRegs.load.store(longestSleep - 1)
         SysTickRegs.val.store(0)
         SysTickRegs.ctrl.store(0b111)  // processor clock, interrupt, enable
     }
 
-    /// Microseconds since boot. Main loop only (it extends the 32-bit period count to 64 bits).
-    static func now() -> UInt64 {
-        var periods: UInt32
-        var remaining: UInt32
-        var pending: Bool
-        repeat {
-            periods = sysTickPeriods.load(ordering: .acquiring)
-            remaining = SysTickRegs.val.load()
-            pending = SCBRegs.icsr.load() & SCBRegs.icsrPENDSTSET != 0
-        } while periods != sysTickPeriods.load(ordering: .acquiring)  // the interrupt ran in between: again
-        // The counter wrapped but its interrupt has not run yet: the reloaded count belongs to the next period.
-        if pending && remaining > reload / 2 { periods &+= 1 }
-        // The count only moves forward: a step back of more than half its range is the 32-bit count
-        // wrapping (every 5 days); a small one undoes the pending-interrupt correction of an earlier call.
-        let back = lastPeriods &- periods
-        if periods < lastPeriods && back > 1 << 31 {
-            high &+= 1 << 32
-        } else if periods < lastPeriods {
-            periods = lastPeriods
-        }
-        lastPeriods = periods
-        let within = UInt64(reload - min(remaining, reload)) * UInt64(periodUs) / UInt64(reload + 1)
-        return (high | UInt64(periods)) * UInt64(periodUs) + within
+    /// Sets the alarm for board tick `wake` (now is `now`). Call with interrupts masked, right before WFI.
+    static func arm(wake: UInt64, now: UInt64) {
+        let cycles = WakeDelay.cycles(from: now, to: wake, clockHz: BoardClock.hz, cpuHz: Board.cpuHz,
+                                      maxCycles: longestSleep)
+        SysTickRegs.load.store(cycles - 1)
+        SCBRegs.icsr.store(SCBRegs.icsrPENDSTCLR)  // forget an alarm that fired while the loop was busy
+        SysTickRegs.val.store(0)                   // count down from the new reload value now
     }
 }
+
+@_cdecl("SysTick_Handler")
+func sysTickHandler() {}

@@ -11,8 +11,8 @@ enum MotorDrive {
     static let top: UInt32 = Board.timerHz / pwmHz
 
     static func start() {
-        RCC.ahb1enr.set(1 << 0 | 1 << 1)  // GPIOA, GPIOB
-        RCC.apb2enr.set(1 << 0)            // TIM1
+        RCC.enable(RCC.ahb1enr, 1 << 0 | 1 << 1)  // GPIOA, GPIOB
+        RCC.enable(RCC.apb2enr, 1 << 0)            // TIM1
         TIM1Regs.cr1.store(0)
         TIM1Regs.psc.store(0)
         TIM1Regs.arr.store(top - 1)

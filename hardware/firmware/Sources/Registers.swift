@@ -1,4 +1,5 @@
-// STM32F4 peripheral registers the firmware touches, by address (RM0090/RM0383), with volatile access.
+// STM32F4 peripheral registers the firmware touches, by address (RM0368/RM0383 for the F401/F411,
+// RM0090 for QEMU's F405), with volatile access.
 
 import _Volatile
 
@@ -17,15 +18,36 @@ struct Reg {
     }
 }
 
+// Instructions Swift has no spelling for (Startup/startup.c).
+@_silgen_name("mb_irq_disable") func irqDisable()
+@_silgen_name("mb_irq_enable") func irqEnable()
+@_silgen_name("mb_wfi") func wfi()
+@_silgen_name("mb_dsb") func dsb()
+
 enum RCC {
     static let base: UInt = 0x4002_3800
     static let cfgr = Reg(address: base + 0x08)
     static let ahb1enr = Reg(address: base + 0x30)
+    static let apb1enr = Reg(address: base + 0x40)
     static let apb2enr = Reg(address: base + 0x44)
+    static let csr = Reg(address: base + 0x74)
+
+    /// Turns on peripheral clocks, then reads the enable register back and waits for the write to
+    /// complete (DSB) before the caller touches the peripheral: ES0182/ES0287 "Delay after an RCC
+    /// peripheral clock enabling" (the first access can otherwise reach a still unclocked peripheral).
+    static func enable(_ register: Reg, _ bits: UInt32) {
+        register.set(bits)
+        _ = register.load()
+        dsb()
+    }
 }
 
 enum Flash {
-    static let acr = Reg(address: 0x4002_3C00)
+    static let base: UInt = 0x4002_3C00
+    static let acr = Reg(address: base + 0x00)
+    static let optkeyr = Reg(address: base + 0x08)
+    static let sr = Reg(address: base + 0x0C)
+    static let optcr = Reg(address: base + 0x14)
 }
 
 /// A GPIO port's registers.
@@ -33,6 +55,7 @@ struct GPIO {
     let base: UInt
     var moder: Reg { Reg(address: base + 0x00) }
     var ospeedr: Reg { Reg(address: base + 0x08) }
+    var pupdr: Reg { Reg(address: base + 0x0C) }
     var odr: Reg { Reg(address: base + 0x14) }
     var afrl: Reg { Reg(address: base + 0x20) }
     var afrh: Reg { Reg(address: base + 0x24) }
@@ -40,11 +63,16 @@ struct GPIO {
     static let a = GPIO(base: 0x4002_0000)
     static let b = GPIO(base: 0x4002_0400)
 
-    /// Puts `pin` in alternate function `af` (high speed).
-    func alternate(pin: UInt32, af: UInt32) {
-        moder.field(pin * 2, 2, 0b10)
-        ospeedr.field(pin * 2, 2, 0b10)
+    /// Puts `pin` in alternate function `af`. The function is selected before the mode switches, so
+    /// the pin never passes through AF0 (on PA8 that is MCO1, the 16 MHz clock, onto the MOSFET gate).
+    /// Speed is "low" (OSPEEDR 0b00, the slowest edges; the datasheets rate it for a few MHz into
+    /// 50 pF): 20 kHz PWM and 115200 baud need no more, and slower edges ring and radiate less on the
+    /// motor and adapter wires.
+    func alternate(pin: UInt32, af: UInt32, pullUp: Bool = false) {
         if pin < 8 { afrl.field(pin * 4, 4, af) } else { afrh.field((pin - 8) * 4, 4, af) }
+        ospeedr.field(pin * 2, 2, 0b00)
+        pupdr.field(pin * 2, 2, pullUp ? 0b01 : 0b00)
+        moder.field(pin * 2, 2, 0b10)
     }
 
     /// Makes `pin` a push-pull output driven low.
@@ -73,6 +101,30 @@ enum USART1Regs {
     static let cr1UE: UInt32 = 1 << 13
 }
 
+/// TIM5, a 32-bit general-purpose timer: the board clock, free-running (no interrupt).
+enum TIM5Regs {
+    static let base: UInt = 0x4000_0C00
+    static let cr1 = Reg(address: base + 0x00)
+    static let egr = Reg(address: base + 0x14)
+    static let cnt = Reg(address: base + 0x24)
+    static let psc = Reg(address: base + 0x28)
+    static let arr = Reg(address: base + 0x2C)
+}
+
+/// The independent watchdog (clocked by the LSI RC oscillator, ~32 kHz).
+enum IWDGRegs {
+    static let base: UInt = 0x4000_3000
+    static let kr = Reg(address: base + 0x00)
+    static let pr = Reg(address: base + 0x04)
+    static let rlr = Reg(address: base + 0x08)
+    static let sr = Reg(address: base + 0x0C)
+}
+
+/// Debug support: DBGMCU_APB1_FZ freezes the watchdog while a debugger halts the core.
+enum DBGMCURegs {
+    static let apb1fz = Reg(address: 0xE004_2008)
+}
+
 /// TIM1, the advanced timer: PWM on CH1 (PA8) and CH2N (PB14).
 enum TIM1Regs {
     static let base: UInt = 0x4001_0000
@@ -95,7 +147,7 @@ enum SysTickRegs {
 
 enum SCBRegs {
     static let icsr = Reg(address: 0xE000_ED04)
-    static let icsrPENDSTSET: UInt32 = 1 << 26
+    static let icsrPENDSTCLR: UInt32 = 1 << 25
 }
 
 enum NVIC {

@@ -2,19 +2,25 @@
 // data register and two rings; the main loop never waits on the UART. QEMU 7.2 raises no transmit
 // interrupt, so the main loop also tops up the data register whenever it is empty (`pump`).
 
+import Synchronization
+
 nonisolated(unsafe) var rxRing = ByteRing()
 nonisolated(unsafe) var txRing = ByteRing()
 /// Bytes lost because the receive ring was full, or the UART overran (a byte came before the last was read).
 nonisolated(unsafe) var rxDropped: UInt32 = 0
+/// Frame delimiters (0x00) received, a wrapping count: the main loop sleeps until one arrives.
+let rxDelimiters = Atomic<UInt32>(0)
 
 enum Usart1 {
     static let irq: UInt32 = 37
 
     static func start(baud: UInt32) {
-        RCC.ahb1enr.set(1 << 0)   // GPIOA
-        RCC.apb2enr.set(1 << 4)   // USART1
+        RCC.enable(RCC.ahb1enr, 1 << 0)  // GPIOA
+        RCC.enable(RCC.apb2enr, 1 << 4)  // USART1
         GPIO.a.alternate(pin: 9, af: 7)
-        GPIO.a.alternate(pin: 10, af: 7)
+        // Pull-up on RX: with the adapter unplugged a floating input would read noise as bytes; an
+        // idle UART line is high.
+        GPIO.a.alternate(pin: 10, af: 7, pullUp: true)
         // Oversampling by 16: BRR = f_pclk2 / baud, rounded (mantissa and 4-bit fraction in one number).
         USART1Regs.brr.store((Board.pclk2Hz + baud / 2) / baud)
         USART1Regs.cr2.store(0)
@@ -50,10 +56,17 @@ enum Usart1 {
 @_cdecl("USART1_IRQHandler")
 func usart1Handler() {
     let sr = USART1Regs.sr.load()
-    if sr & (USART1Regs.srRXNE | USART1Regs.srORE) != 0 {
-        let byte = UInt8(truncatingIfNeeded: USART1Regs.dr.load())  // reading DR also clears ORE
-        if sr & USART1Regs.srORE != 0 { rxDropped &+= 1 }
+    if sr & USART1Regs.srRXNE != 0 {
+        let byte = UInt8(truncatingIfNeeded: USART1Regs.dr.load())  // reading DR clears RXNE (and ORE)
+        if sr & USART1Regs.srORE != 0 { rxDropped &+= 1 }  // a byte was lost before this one
         if !rxRing.push(byte) { rxDropped &+= 1 }
+        if byte == 0 { rxDelimiters.wrappingAdd(1, ordering: .releasing) }
+    } else if sr & USART1Regs.srORE != 0 {
+        // Overrun flagged after the previous pass read SR: that pass took the byte in DR (RXNE is clear
+        // now) and the byte behind it was lost. DR still holds the byte already taken, so it is read
+        // only to clear ORE (SR read, then DR read), never pushed again.
+        _ = USART1Regs.dr.load()
+        rxDropped &+= 1
     }
     if sr & USART1Regs.srTXE != 0 && USART1Regs.cr1.load() & USART1Regs.cr1TXEIE != 0 {
         if let byte = txRing.pop() {

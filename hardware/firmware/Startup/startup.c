@@ -1,5 +1,6 @@
-/* Startup for the STM32F4 reference board: vector table, reset (data/bss, FPU), fault handler that
-   turns the motor off, and the few instructions Swift cannot spell (WFI, interrupt masking).
+/* Startup for the STM32F4 reference board: vector table, reset (our vectors, motor pins low, FPU,
+   data/bss), fault handler that turns the motor off, and the few instructions Swift cannot spell (WFI,
+   DSB, interrupt masking).
    Everything else is Embedded Swift in ../Sources and the shared MotorWire/BoardCore sources. */
 #include <stddef.h>
 #include <stdint.h>
@@ -8,9 +9,27 @@ extern uint32_t _sidata, _sdata, _edata, _sbss, _ebss, _estack;
 extern void motorbreath_main(void);
 extern void SysTick_Handler(void);
 extern void USART1_IRQHandler(void);
+void Reset_Handler(void);
+void Fault_Handler(void);
+
+#define REG(address) (*(volatile uint32_t *)(address))
+#define SCB_VTOR REG(0xE000ED08u)
+#define SCB_CPACR REG(0xE000ED88u)
+#define RCC_AHB1ENR REG(0x40023830u)
+#define GPIOA_MODER REG(0x40020000u)
+#define GPIOA_BSRR REG(0x40020018u)
+#define GPIOB_MODER REG(0x40020400u)
+#define GPIOB_BSRR REG(0x40020418u)
+
+/* Cortex-M4 vector table: 16 system entries, then the STM32F411's 86 interrupts (the F401 has 85, QEMU's
+   F405 82; the table is sized for the largest). Every entry the firmware does not handle goes to the
+   fault handler, so a stray interrupt turns the motor off instead of jumping to 0. */
+#define IRQS 86
+#define IRQ_USART1 37
 
 /* A fault must never leave the motor running: zero both TIM1 compare registers and cut the timer's
-   main output (MOE), then stop. (A watchdog reset would also do; QEMU does not model the IWDG.) */
+   main output (MOE), then stop. The watchdog (Sources/Watchdog.swift) then resets the chip within
+   about 250 ms, and the reset path below holds the motor off. */
 void Fault_Handler(void) {
     *(volatile uint32_t *)0x40010034u = 0; /* TIM1 CCR1 */
     *(volatile uint32_t *)0x40010038u = 0; /* TIM1 CCR2 */
@@ -18,10 +37,27 @@ void Fault_Handler(void) {
     for (;;) __asm volatile("wfi");
 }
 
+extern void (*const vectors[16 + IRQS])(void);
+
 void Reset_Handler(void) {
-    /* The Swift code uses the VFPv4 softfp ABI: grant CP10/CP11 before anything runs. */
-    *(volatile uint32_t *)0xE000ED88u |= 0xFu << 20;
-    __asm volatile("dsb\n isb");
+    /* 1. Our own vector table, whatever is mapped at address 0: after a bootloader jump
+       (stm32flash -g 0x08000000 with BOOT0 still high) the system ROM stays there (AN2606, AN3155),
+       and its vectors would take SysTick and USART1. */
+    SCB_VTOR = (uint32_t)vectors;
+    __asm volatile("dsb\n isb" ::: "memory");
+    /* 2. Motor off before anything else runs: PA8 (MOSFET gate / bridge IN1) and PB14 (bridge IN2)
+       driven low. After a reset they float as inputs, and the gate pull-down holds the motor off;
+       this makes it active until MotorDrive.start hands the pins to TIM1 with zero duty. */
+    RCC_AHB1ENR |= 0x3u; /* GPIOA, GPIOB clocks */
+    (void)RCC_AHB1ENR;
+    __asm volatile("dsb" ::: "memory");
+    GPIOA_BSRR = 1u << (8 + 16);
+    GPIOA_MODER = (GPIOA_MODER & ~(3u << 16)) | (1u << 16);
+    GPIOB_BSRR = 1u << (14 + 16);
+    GPIOB_MODER = (GPIOB_MODER & ~(3u << 28)) | (1u << 28);
+    /* 3. The Swift code uses the VFPv4 softfp ABI: grant CP10/CP11 before any of it runs. */
+    SCB_CPACR |= 0xFu << 20;
+    __asm volatile("dsb\n isb" ::: "memory");
     uint32_t *src = &_sidata, *dst = &_sdata;
     while (dst < &_edata) *dst++ = *src++;
     for (dst = &_sbss; dst < &_ebss;) *dst++ = 0;
@@ -32,23 +68,41 @@ void Reset_Handler(void) {
 void mb_irq_disable(void) { __asm volatile("cpsid i" ::: "memory"); }
 void mb_irq_enable(void) { __asm volatile("cpsie i" ::: "memory"); }
 void mb_wfi(void) { __asm volatile("dsb\n wfi" ::: "memory"); }
+void mb_dsb(void) { __asm volatile("dsb" ::: "memory"); }
 
-/* The memory helpers the Swift runtime and compiler-generated code call (no C library is linked). */
+/* The memory helpers the Swift runtime and compiler-generated code call (no C library is linked).
+   Swift copies whole structs with them (FixedBytes, BoardCore's ring), so they move words when both
+   pointers allow it: four times fewer loads and stores than a byte loop. */
 void *memcpy(void *d, const void *s, size_t n) {
     uint8_t *dp = d;
     const uint8_t *sp = s;
+    if ((((uintptr_t)dp | (uintptr_t)sp) & 3u) == 0) {
+        uint32_t *dw = (uint32_t *)dp;
+        const uint32_t *sw = (const uint32_t *)sp;
+        for (; n >= 16; n -= 16) { dw[0] = sw[0]; dw[1] = sw[1]; dw[2] = sw[2]; dw[3] = sw[3]; dw += 4; sw += 4; }
+        for (; n >= 4; n -= 4) *dw++ = *sw++;
+        dp = (uint8_t *)dw;
+        sp = (const uint8_t *)sw;
+    }
     while (n--) *dp++ = *sp++;
     return d;
 }
 void *memmove(void *d, const void *s, size_t n) {
     uint8_t *dp = d;
     const uint8_t *sp = s;
-    if (dp < sp) { while (n--) *dp++ = *sp++; }
-    else { dp += n; sp += n; while (n--) *--dp = *--sp; }
+    if (dp <= sp || dp >= sp + n) return memcpy(d, s, n);
+    dp += n; sp += n; while (n--) *--dp = *--sp;
     return d;
 }
 void *memset(void *d, int c, size_t n) {
     uint8_t *dp = d;
+    if (((uintptr_t)dp & 3u) == 0) {
+        uint32_t w = (uint8_t)c * 0x01010101u;
+        uint32_t *dw = (uint32_t *)dp;
+        for (; n >= 16; n -= 16) { dw[0] = w; dw[1] = w; dw[2] = w; dw[3] = w; dw += 4; }
+        for (; n >= 4; n -= 4) *dw++ = w;
+        dp = (uint8_t *)dw;
+    }
     while (n--) *dp++ = (uint8_t)c;
     return d;
 }
@@ -65,22 +119,16 @@ void __aeabi_memclr(void *d, size_t n) { memset(d, 0, n); }
 void __aeabi_memclr4(void *d, size_t n) { memset(d, 0, n); }
 void __aeabi_memclr8(void *d, size_t n) { memset(d, 0, n); }
 
-/* Cortex-M4 vector table: 16 system entries, then the STM32F4's 82 interrupts (USART1 is IRQ 37). */
-#define IRQS 82
-__attribute__((section(".isr_vector"), used))
+/* Every entry filled (the reserved ones too): the fault handler unless the firmware handles it. */
+#define F Fault_Handler
+#define F8 F, F, F, F, F, F, F, F
+__attribute__((section(".isr_vector"), used, aligned(512)))
 void (*const vectors[16 + IRQS])(void) = {
     (void (*)(void))&_estack,
     Reset_Handler,
-    Fault_Handler, /* NMI */
-    Fault_Handler, /* HardFault */
-    Fault_Handler, /* MemManage */
-    Fault_Handler, /* BusFault */
-    Fault_Handler, /* UsageFault */
-    0, 0, 0, 0,
-    Fault_Handler, /* SVCall */
-    Fault_Handler, /* DebugMon */
-    0,
-    Fault_Handler, /* PendSV */
+    F8, F, F, F, F, F, /* NMI, HardFault, MemManage, BusFault, UsageFault, reserved x4, SVCall, DebugMon, reserved, PendSV */
     SysTick_Handler,
-    [16 + 37] = USART1_IRQHandler,
+    /* IRQ 0 ... 85 */
+    F8, F8, F8, F8, F8, F8, F8, F8, F8, F8, F, F, F, F, F, F,
+    [16 + IRQ_USART1] = USART1_IRQHandler,
 };

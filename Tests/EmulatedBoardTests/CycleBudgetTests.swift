@@ -1,0 +1,46 @@
+// The firmware's cycle budget (hardware/firmware/cycle-bench.sh): the main loop's own code timed in QEMU
+// with -icount (instructions, exactly), against a 16 MHz STM32F4 at 1 kHz frames and 115200 baud. It
+// guards what the bench found: reading the core through its optional global copied 5 KB per received
+// byte, and reading InlineArray-backed values one by one copied the whole array each time.
+
+import Foundation
+import Testing
+
+extension EmulatedBoardTests {
+    func cycleBench(_ arguments: [String]) throws -> String {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/bash")
+        p.arguments = [repositoryRoot.appendingPathComponent("hardware/firmware/cycle-bench.sh").path] + arguments
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        defer { if p.isRunning { p.terminate() } }
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    @Test func theMainLoopFitsA16MHzPartAt1kHz() throws {
+        let raw = try cycleBench(["--raw"])
+        var avg: [String: Int] = [:], max: [String: Int] = [:]
+        for line in raw.split(separator: "\n") {
+            let f = line.split(separator: " ")
+            if f.count == 4, let a = Int(f[2]), let m = Int(f[3]) { avg[String(f[0])] = a; max[String(f[0])] = m }
+        }
+        #expect(raw.contains("counter tim5-instructions"), "\(raw)")
+        #expect(avg["check.frames-played"] == 900 && avg["check.underruns"] == 0)
+        // Per received byte that does not end a frame: the core only collects it.
+        #expect((avg["rx.byte"] ?? .max) <= 40, "rx.byte \(avg["rx.byte"] ?? -1) instructions")
+        #expect((avg["pass.frame"] ?? .max) <= 3000 && (max["pass.frame"] ?? .max) <= 20_000)
+        #expect((avg["pass.frames-u8-32"] ?? .max) <= 40_000)
+        let table = try cycleBench([])
+        print(table)
+        // The reference host's 1 kHz load at 2 cycles per instruction: at most 70 % of the CPU.
+        let share = table.split(separator: "\n").first { $0.hasPrefix("share of 16,000,000") }
+            .flatMap { $0.split(separator: " ").last }
+            .flatMap { Int($0.dropLast()) }
+        let percent = try #require(share, "no budget line in:\n\(table)")
+        #expect(percent <= 70, "\(percent) % of a 16 MHz CPU at 1 kHz")
+    }
+}
