@@ -4,29 +4,50 @@ import ArgumentParser
 import Breath
 
 struct BreathArguments: ParsableArguments {
-    @Option(help: "Breath pattern: 4-7-8, box, coherent, sigh, or in-hold-out[-holdout] seconds (e.g. 5-0-5).")
-    var pattern: String = "4-7-8"
+    @Option(parsing: .unconditional, help: "Breath pattern: 4-7-8, box, coherent, sigh, or in-hold-out[-holdout] seconds (e.g. 5-0-5); inhale and exhale 0.5...120 s, holds 0 or 0.1...120 s.",
+            transform: OptionValue.pattern)
+    var pattern: String?
 
-    @Option(help: "AHAP file to play instead of a breath pattern.")
+    @Option(help: "AHAP file to play instead of a breath pattern (alone: the breath options do not apply to it).")
     var ahap: String?
 
-    @Option(help: "Number of breath cycles.")
+    @Option(parsing: .unconditional, help: "Number of breath cycles (1...100000; the session is at most 24 hours).",
+            transform: OptionValue.int(1...100_000))
     var cycles: Int?
 
-    @Option(help: "Session length in minutes (whole cycles), instead of --cycles.")
+    @Option(parsing: .unconditional, help: "Session length in minutes (whole cycles), more than 0 and at most 1440, instead of --cycles.",
+            transform: OptionValue.double(0...1440, above: true))
     var minutes: Double?
 
-    @Option(help: "Breathing rate ramp FROM:TO breaths per minute across the session, e.g. 7:5.5.")
+    @Option(parsing: .unconditional, help: "Breathing rate ramp FROM:TO breaths per minute across the session, each 1...30, e.g. 7:5.5.",
+            transform: OptionValue.ramp)
     var ramp: String?
 
     @Flag(help: "Cue taps: soft at each inhale, lighter at each exhale, a fading three-tap at the end.")
     var cues = false
 
-    @Option(help: "Strength: off, subtle, moderate, strong, or a number 0...1.")
-    var strength: String = "strong"
+    @Option(parsing: .unconditional, help: "Strength: off, subtle, moderate, strong (the default), or a number 0...1.",
+            transform: OptionValue.strength)
+    var strength: String?
 
-    @Option(help: "Swell shape: linear (as Core Haptics plays curves), sine-in-out, smoothstep, cubic-in-out.")
-    var easing: String = "linear"
+    @Option(help: "Swell shape: linear (as Core Haptics plays curves), sine-in-out, smoothstep, cubic-in-out.",
+            transform: OptionValue.choice(Easing.allCases.map(\.rawValue)))
+    var easing: String?
+
+    /// The pattern's name for titles: the file, or the pattern text.
+    var title: String { ahap ?? pattern ?? "4-7-8" }
+
+    func validate() throws {
+        guard cycles == nil || minutes == nil else { throw ValidationError("use --cycles or --minutes, not both") }
+        if ahap != nil {
+            let given = [("--pattern", pattern != nil), ("--cycles", cycles != nil), ("--minutes", minutes != nil),
+                         ("--ramp", ramp != nil), ("--cues", cues), ("--strength", strength != nil), ("--easing", easing != nil)]
+                .filter(\.1).map(\.0)
+            guard given.isEmpty else {
+                throw ValidationError("--ahap plays the file as it is: \(OptionValue.list(given)) \(given.count == 1 ? "does" : "do") not apply to it")
+            }
+        }
+    }
 
     /// The pattern to play and how long it lasts, or a one-line error.
     func build() throws -> (pattern: HapticPattern, duration: Double, plan: BreathPlan?, notices: [String]) {
@@ -38,31 +59,35 @@ struct BreathArguments: ParsableArguments {
                 throw fail(error)
             }
         }
-        guard cycles == nil || minutes == nil else { throw fail("use --cycles or --minutes, not both") }
         var options = BreathOptions()
         do {
-            let breath = try BreathPattern.parse(pattern)
-            if let c = cycles {
-                guard (1...100_000).contains(c) else { throw fail("--cycles must be 1...100000") }
-                options.length = .cycles(c)
-            }
-            if let m = minutes {
-                guard m > 0 && m <= 24 * 60 else { throw fail("--minutes must be more than 0 and at most 1440") }
-                options.length = .minutes(m)
-            }
+            let breath = try BreathPattern.parse(pattern ?? "4-7-8")
+            if let c = cycles { options.length = .cycles(c) }
+            if let m = minutes { options.length = .minutes(m) }
             if let r = ramp { options.rampBPM = try BreathOptions.parseRamp(r) }
-            options.strength = try Strength.parse(strength)
-            guard let e = Easing(rawValue: easing) else {
-                throw fail("unknown easing '\(easing)' (\(Easing.allCases.map(\.rawValue).joined(separator: ", ")))")
-            }
-            options.easing = e
+            options.strength = try Strength.parse(strength ?? "strong")
+            options.easing = Easing(rawValue: easing ?? "linear") ?? .linear
             options.cues = cues
+            if let c = cycles {
+                // Checked before the plan is laid out: 100000 cycles of 120 s phases would be weeks.
+                let longest = HapticPattern.longestSeconds
+                let slowest = options.rampBPM.map { 60 / min($0.from, $0.to) } ?? breath.cycleSeconds
+                guard Double(c) * slowest <= longest + 1 else {
+                    throw fail("--cycles \(c) of \(breath.name) last \(fixed(Double(c) * slowest / 3600, 1)) hours; the longest session is 24 hours")
+                }
+            }
             let plan = BreathPlan(pattern: breath, options: options)
             return (plan.haptics, plan.duration, plan, [])
         } catch let error as PatternError {
             throw fail(error)
         }
     }
+}
+
+/// Prints the first notes of an AHAP import, one line each, and how many more there were.
+func printNotices(_ notices: [String], limit: Int = 10) {
+    for n in notices.prefix(limit) { Stderr.write("motorbreath: note: \(n)\n") }
+    if notices.count > limit { Stderr.write("motorbreath: note: \(notices.count - limit) more notes like these\n") }
 }
 
 /// `--motor erm|lra` with the reference physics.

@@ -1,6 +1,7 @@
 // Rendering: deterministic in any chunking, taps shaped per motor, the fidelity targets, plans and ramps.
 
 import Breath
+import Foundation
 import Testing
 
 @Suite struct RenderTests {
@@ -17,7 +18,11 @@ import Testing
         o.length = .cycles(2)
         let plan = BreathPlan(pattern: try BreathPattern.parse("box"), options: o)
         let whole = render(plan, chunk: 1_000_000)
-        #expect(whole.count == Int((plan.duration * 250).rounded(.up)))
+        // The plan ends 30 ms after the last cue tap; an ERM feels a 0.3-sharp tap for 34 ms, so the pattern
+        // lasts until then.
+        let lastTap = plan.haptics.taps.last!.time + MotorProfile.referenceERM.tapSeconds(sharpness: 0.3)
+        #expect(lastTap > plan.duration)
+        #expect(whole.count == Int((lastTap * 250).rounded(.up)))
         #expect(render(plan, chunk: 1) == whole)
         #expect(render(plan, chunk: 97) == whole)
         var r = FrameRenderer(plan: plan, frameRate: 250, resolution: .i16)
@@ -46,6 +51,42 @@ import Testing
         var lra = FrameRenderer(pattern: p, duration: 0.4, frameRate: 1000, resolution: .u8, motor: .referenceLRA)
         #expect(lra.renderDetailed(count: 400).filter { $0.intensity > 0 }.count == 15)  // LRA: 20 - 10 x 0.5
         #expect(e.map(\.felt).max()! > 0.35)  // an 80 ms ERM still gets a felt tap
+    }
+
+    /// Core Haptics' own single tap: the pattern lasts until the tap has been felt, on either motor.
+    @Test(arguments: [(MotorProfile.referenceERM, 8), (.referenceLRA, 4)])
+    func aLoneTapRendersAndIsFelt(motor: MotorProfile, frames: Int) throws {
+        let p = try AHAPImport(data: Data(#"{"Pattern":[{"Event":{"Time":0,"EventType":"HapticTransient"}}]}"#.utf8)).pattern
+        var r = FrameRenderer(pattern: p, frameRate: 250, resolution: .i16, motor: motor)
+        let f = r.renderDetailed(count: 1000)
+        #expect(f.count == frames)  // 30 ms (ERM) or 15 ms (LRA) of a 0.5-sharp tap at 4 ms per frame
+        #expect(f.allSatisfy { $0.intensity == 1 })
+        #expect(f.map(\.felt).max()! > 0.25)  // the 80 ms ERM gets a quarter of full scale in 30 ms from rest
+        // A tap at 0.5 s alone: 0.5 s of silence, then the tap, not 125 frames of nothing.
+        let late = HapticPattern(events: [.transient(at: 0.5, intensity: 0.8)])
+        var lr = FrameRenderer(pattern: late, frameRate: 250, resolution: .i16, motor: motor)
+        let g = lr.renderDetailed(count: 1000)
+        #expect(g.count > 125 && g.last!.intensity == 0.8)
+    }
+
+    /// The article's "success": a tap, a short buzz, a tap at 0.55 s; it ends with the last tap felt.
+    @Test func theSuccessPatternEndsWithItsLastTapFelt() throws {
+        let text = """
+        {"Pattern": [
+          {"Event": {"Time": 0.0, "EventType": "HapticTransient", "EventParameters": [{"ParameterID": "HapticIntensity", "ParameterValue": 0.8}]}},
+          {"Event": {"Time": 0.1, "EventType": "HapticContinuous", "EventDuration": 0.4,
+                     "EventParameters": [{"ParameterID": "HapticIntensity", "ParameterValue": 0.5}]}},
+          {"Event": {"Time": 0.55, "EventType": "HapticTransient", "EventParameters": [{"ParameterID": "HapticIntensity", "ParameterValue": 1.0},
+                                                                                        {"ParameterID": "HapticSharpness", "ParameterValue": 1.0}]}}
+        ]}
+        """
+        let p = try AHAPImport(data: Data(text.utf8)).pattern
+        #expect(p.duration == 0.55)
+        var r = FrameRenderer(pattern: p, frameRate: 1000, resolution: .i16)
+        let f = r.renderDetailed(count: 10_000)
+        #expect(f.count == Int(((0.55 + 0.02) * 1000).rounded(.up)))  // 0.55 s + a 20 ms tap (sharpness 1 on the ERM)
+        #expect(f.suffix(20).allSatisfy { $0.intensity == 1 })
+        #expect(f.filter { $0.time >= 0.1 && $0.time < 0.5 }.allSatisfy { $0.intensity == 0.5 })
     }
 
     @Test func sighHasTwoInhalesAndRampSlowsTheBreath() throws {

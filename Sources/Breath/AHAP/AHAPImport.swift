@@ -17,17 +17,11 @@ public struct AHAPImport: Sendable {
 
     /// Parses AHAP JSON text.
     public init(data: Data) throws(AHAPError) {
-        // JSONSerialization for syntax errors (it reports where); JSONDecoder for the values (exact numbers).
-        do {
-            _ = try JSONSerialization.jsonObject(with: data)
-        } catch {
-            throw AHAPImport.syntaxError(error, in: data)
-        }
         let root: JSONValue
         do {
-            root = try JSONDecoder().decode(JSONValue.self, from: data)
+            root = try JSONParser.parse([UInt8](data))
         } catch {
-            throw AHAPError(location: "file", reason: "not valid JSON")
+            throw AHAPError(location: "line \(error.line), column \(error.column)", reason: "not valid JSON: \(error.reason)")
         }
         guard let object = root.object else {
             throw AHAPError(location: "top level", reason: "expected a JSON object with a \"Pattern\" array")
@@ -49,19 +43,6 @@ public struct AHAPImport: Sendable {
             throw AHAPError(location: path, reason: "cannot read the file")
         }
         try self.init(data: data)
-    }
-
-    /// JSONSerialization reports "around character N": turn that into line and column.
-    static func syntaxError(_ error: Error, in data: Data) -> AHAPError {
-        let detail = ((error as NSError).userInfo["NSDebugDescription"] as? String) ?? "\(error)"
-        if let range = detail.range(of: "character "), let offset = Int(detail[range.upperBound...].prefix { $0.isNumber }) {
-            var line = 1, column = 1
-            for byte in data.prefix(offset) {
-                if byte == UInt8(ascii: "\n") { line += 1; column = 1 } else { column += 1 }
-            }
-            return AHAPError(location: "line \(line), column \(column)", reason: "not valid JSON")
-        }
-        return AHAPError(location: "file", reason: "not valid JSON (\(detail))")
     }
 }
 
@@ -105,20 +86,39 @@ private struct Reader {
         return c
     }
 
+    /// `key`, or the alias articles use for it (with a notice naming the right key).
+    mutating func aliased(_ dict: [String: JSONValue], _ key: String, alias: String, at path: String) -> JSONValue? {
+        if let v = dict[key] { return v }
+        guard let v = dict[alias] else { return nil }
+        notices.append("\(path).\(alias): read as \"\(key)\", the key Core Haptics uses")
+        return v
+    }
+
+    /// A time in seconds from the pattern start, no later than the longest pattern.
+    func within(_ seconds: Double, at path: String) throws(AHAPError) -> Double {
+        guard seconds <= HapticPattern.longestSeconds else {
+            throw AHAPError(location: path, reason: "\(seconds) s is past the longest pattern, \(Int(HapticPattern.longestSeconds)) s (24 h)")
+        }
+        return seconds
+    }
+
     mutating func readEvent(_ any: JSONValue, at path: String) throws(AHAPError) {
         let e = try object(any, at: path)
-        guard let type = e["EventType"]?.string else {
-            throw AHAPError(location: path + ".EventType", reason: "missing or not a string")
+        let typeKey = e["EventType"] == nil && e["Type"] != nil ? "Type" : "EventType"
+        guard let type = aliased(e, "EventType", alias: "Type", at: path)?.string else {
+            throw AHAPError(location: path + "." + typeKey, reason: "missing or not a string")
         }
-        let time = clamped(try number(e, "Time", at: path, default: 0), 0...Double.greatestFiniteMagnitude, at: path + ".Time")
+        let time = try within(clamped(try number(e, "Time", at: path, default: 0), 0...Double.greatestFiniteMagnitude, at: path + ".Time"),
+                              at: path + ".Time")
         var intensity = HapticEvent.defaultIntensity, sharpness = HapticEvent.defaultSharpness
         var attack = 0.0, release = 0.0
-        if let params = e["EventParameters"] {
+        let paramsKey = e["EventParameters"] == nil && e["Parameters"] != nil ? "Parameters" : "EventParameters"
+        if let params = aliased(e, "EventParameters", alias: "Parameters", at: path) {
             guard let list = params.array else {
-                throw AHAPError(location: path + ".EventParameters", reason: "expected an array")
+                throw AHAPError(location: path + "." + paramsKey, reason: "expected an array")
             }
             for (k, item) in list.enumerated() {
-                let at = "\(path).EventParameters[\(k)]"
+                let at = "\(path).\(paramsKey)[\(k)]"
                 let p = try object(item, at: at)
                 guard let id = p["ParameterID"]?.string else {
                     throw AHAPError(location: at + ".ParameterID", reason: "missing or not a string")
@@ -139,6 +139,7 @@ private struct Reader {
         case "HapticContinuous":
             let duration = clamped(try number(e, "EventDuration", at: path, default: 0), 0...Double.greatestFiniteMagnitude,
                                    at: path + ".EventDuration")
+            _ = try within(time + duration, at: path + ".EventDuration")
             if duration == 0 { notices.append("\(path): continuous event with no EventDuration; ignored") }
             else {
                 events.append(HapticEvent(kind: .continuous(duration: duration), time: time, intensity: intensity,
@@ -166,7 +167,7 @@ private struct Reader {
     mutating func readParameter(_ any: JSONValue, at path: String) throws(AHAPError) {
         let p = try object(any, at: path)
         guard let param = try parameter(p, at: path) else { return }
-        let time = max(0, try number(p, "Time", at: path, default: 0))
+        let time = try within(max(0, try number(p, "Time", at: path, default: 0)), at: path + ".Time")
         let value = clamped(try number(p, "ParameterValue", at: path, default: param.neutral), param.range, at: path + ".ParameterValue")
         curves.append(ParameterCurve(parameter: param, time: time, points: [ControlPoint(time: 0, value: value)]))
     }
@@ -174,7 +175,7 @@ private struct Reader {
     mutating func readCurve(_ any: JSONValue, at path: String) throws(AHAPError) {
         let c = try object(any, at: path)
         guard let param = try parameter(c, at: path) else { return }
-        let time = max(0, try number(c, "Time", at: path, default: 0))
+        let time = try within(max(0, try number(c, "Time", at: path, default: 0)), at: path + ".Time")
         guard let list = c["ParameterCurveControlPoints"]?.array else {
             throw AHAPError(location: path + ".ParameterCurveControlPoints", reason: "missing or not an array")
         }
@@ -183,6 +184,7 @@ private struct Reader {
             let at = "\(path).ParameterCurveControlPoints[\(k)]"
             let p = try object(item, at: at)
             let t = max(0, try number(p, "Time", at: at, default: 0))
+            _ = try within(time + t, at: at + ".Time")
             let v = clamped(try number(p, "ParameterValue", at: at, default: param.neutral), param.range, at: at + ".ParameterValue")
             var easing = Easing.linear
             if let name = p["Easing"]?.string {

@@ -1,22 +1,12 @@
-// Any JSON value, decoded with JSONDecoder (which reads numbers exactly; JSONSerialization on Linux does not).
+// Any JSON value, as JSONParser reads it.
 
-enum JSONValue: Decodable {
+enum JSONValue {
     case null
     case bool(Bool)
     case number(Double)
     case string(String)
     case array([JSONValue])
     case object([String: JSONValue])
-
-    init(from decoder: Decoder) throws {
-        let c = try decoder.singleValueContainer()
-        if c.decodeNil() { self = .null }
-        else if let b = try? c.decode(Bool.self) { self = .bool(b) }
-        else if let d = try? c.decode(Double.self) { self = .number(d) }
-        else if let s = try? c.decode(String.self) { self = .string(s) }
-        else if let a = try? c.decode([JSONValue].self) { self = .array(a) }
-        else { self = .object(try c.decode([String: JSONValue].self)) }
-    }
 
     var object: [String: JSONValue]? { if case .object(let o) = self { return o } else { return nil } }
     var array: [JSONValue]? { if case .array(let a) = self { return a } else { return nil } }

@@ -8,20 +8,25 @@ public struct HapticPattern: Sendable, Equatable {
 
     public init(events: [HapticEvent] = [], curves: [ParameterCurve] = []) {
         self.events = events.sorted { $0.time < $1.time }
-        self.curves = curves.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
+        self.curves = curves.enumerated().sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }
             .map(\.element)
     }
 
-    /// Seconds until the last event (or curve point) ends.
+    /// The longest pattern motorbreath plays or renders: 24 hours. Longer ones are refused where they are
+    /// read (AHAP files, command-line sessions); the renderer stops there whatever it is given.
+    public static let longestSeconds = 86_400.0
+
+    /// Seconds until the last event (or curve point) ends. A tap's felt length depends on the motor: the
+    /// renderer adds it (`FrameRenderer.duration`).
     public var duration: Double {
         max(events.map(\.endTime).max() ?? 0, curves.map(\.endTime).max() ?? 0)
     }
 
-    /// The value of a dynamic parameter at `t`: the latest-starting curve of that parameter with
-    /// start <= t decides (for equal starts, the later one in the pattern); neutral before any.
+    /// The value of a dynamic parameter at `t`: the curve of that parameter whose first control point is the
+    /// latest at or before t decides (for equal starts, the later one in the pattern); neutral before any.
     public func control(_ parameter: DynamicParameter, at t: Double) -> Double {
         var active: ParameterCurve?
-        for c in curves where c.parameter == parameter && c.time <= t { active = c }
+        for c in curves where c.parameter == parameter && c.start <= t { active = c }
         return active?.value(at: t) ?? parameter.neutral
     }
 

@@ -25,9 +25,11 @@ public struct ControlPoint: Sendable, Equatable {
     }
 }
 
-/// A curve starting at `time` (seconds into the pattern). Before its first point it holds the first
-/// value, after its last point it holds the last value, until a later curve of the same parameter starts.
-/// A single-point curve is a plain dynamic parameter (AHAP "Parameter").
+/// A curve placed at `time` (seconds into the pattern), its points relative to it. It acts from its first
+/// control point (`start`) until a later-starting curve of the same parameter takes over; before its first
+/// point the earlier curve's value holds (so a curve at Time 0 whose points begin at 11 s leaves 0...11 s to
+/// the curve before it, as the Core Haptics 4-7-8 article writes its exhale). After its last point it holds
+/// the last value. A single-point curve is a plain dynamic parameter (AHAP "Parameter").
 public struct ParameterCurve: Sendable, Equatable {
     public var parameter: DynamicParameter
     public var time: Double
@@ -36,17 +38,24 @@ public struct ParameterCurve: Sendable, Equatable {
     public init(parameter: DynamicParameter, time: Double, points: [ControlPoint]) {
         self.parameter = parameter
         self.time = time
-        self.points = points.sorted { $0.time < $1.time }
+        var sorted = points.sorted { $0.time < $1.time }
+        // The last point starts no segment: its easing shapes nothing (and AHAP's "Parameter" has none).
+        if !sorted.isEmpty { sorted[sorted.count - 1].easing = .linear }
+        self.points = sorted
     }
 
     public var endTime: Double { time + (points.last?.time ?? 0) }
 
-    /// The curve's value at pattern time `t` (t at or after `time`), clamped to the parameter's range.
+    /// Pattern time from which the curve acts: its first control point.
+    public var start: Double { time + (points.first?.time ?? 0) }
+
+    /// The curve's value at pattern time `t` (the first point's value before it), clamped to the parameter's
+    /// range. Of several points at one time, the last one's value holds from that time on.
     public func value(at t: Double) -> Double {
         guard let first = points.first else { return parameter.neutral }
         let local = t - time
         var v = first.value
-        if local > first.time {
+        if local >= first.time {
             v = points.last!.value
             // Binary search for the segment containing `local`.
             var lo = 0, hi = points.count - 1

@@ -51,6 +51,10 @@ public struct BreathPattern: Sendable, Equatable {
 
     /// Longest phase accepted, in seconds.
     public static let maxPhaseSeconds = 120.0
+    /// Shortest inhale or exhale: anything shorter is a twitch, not a swell (an ERM needs 0.1 s to spin up).
+    public static let minBreathSeconds = 0.5
+    /// Shortest hold; 0 means no hold.
+    public static let minHoldSeconds = 0.1
 
     /// Parses a preset name or "in-hold-out[-holdout]" seconds, e.g. "4-7-8", "4-4-4-4", "5.5-0-5.5".
     public static func parse(_ text: String) throws(PatternError) -> BreathPattern {
@@ -64,17 +68,21 @@ public struct BreathPattern: Sendable, Equatable {
             throw PatternError(text: text, reason: "expected a preset (\(presets.map(\.name).joined(separator: ", "))) or in-hold-out[-holdout] seconds such as 4-7-8")
         }
         var seconds: [Double] = []
-        for part in parts {
-            guard let value = Double(part), value.isFinite else {
+        for (k, part) in parts.enumerated() {
+            guard let value = Double(part), value.isFinite, !part.hasPrefix("+") else {
                 throw PatternError(text: text, reason: "'\(part)' is not a number of seconds")
             }
             guard value <= maxPhaseSeconds else {
                 throw PatternError(text: text, reason: "'\(part)' s is longer than the \(Int(maxPhaseSeconds)) s a phase may last")
             }
+            let name = ["inhale", "hold", "exhale", "hold-out"][k]
+            if k % 2 == 0 && value < minBreathSeconds {
+                throw PatternError(text: text, reason: "'\(part)' s is too short for an \(name): inhale and exhale last \(minBreathSeconds)...\(Int(maxPhaseSeconds)) s")
+            }
+            if k % 2 == 1 && value != 0 && value < minHoldSeconds {
+                throw PatternError(text: text, reason: "'\(part)' s is too short for a \(name): 0 for none, or \(minHoldSeconds)...\(Int(maxPhaseSeconds)) s")
+            }
             seconds.append(value)
-        }
-        guard seconds[0] > 0, seconds[2] > 0 else {
-            throw PatternError(text: text, reason: "inhale and exhale must be longer than 0 s")
         }
         return BreathPattern(name: key, inhale: seconds[0], hold: seconds[1], exhale: seconds[2],
                              holdOut: seconds.count == 4 ? seconds[3] : 0)

@@ -9,6 +9,15 @@ public enum DutyResolution: String, Sendable, CaseIterable {
     /// -32767...32767, negative = reverse (braking)
     case i16
 
+    /// Raw steps from off to full drive.
+    var stepsPerFullDrive: Double {
+        switch self {
+        case .u8: 255
+        case .u16: 65535
+        case .i16: 32767
+        }
+    }
+
     /// Maps drive -1...1 to the raw value (i16 as its bit pattern) and back to the drive really output.
     @inline(__always)
     func quantize(_ d: Double) -> (raw: UInt16, drive: Double) {
@@ -45,13 +54,16 @@ public struct FrameRenderer: Sendable {
     public let frameRate: Int
     public let resolution: DutyResolution
     public let frameCount: Int
+    /// Seconds rendered after the warm-up: the duration asked for (or the pattern's), extended until the
+    /// last tap has been felt on this motor, and at most `HapticPattern.longestSeconds`.
     public let duration: Double
     let envelope: Envelope
     var cursor: Envelope.Cursor
     var shaper: Shaper
     var next = 0
-    var tapIndex = 0
-    let tapSeconds: [Double]
+    /// The taps' pulses (each lasts as long as this motor needs to feel it), strongest first where they overlap.
+    let pulses: UpperEnvelope
+    var pulseCursor = UpperEnvelope.Cursor()
     /// Jumps in the intended intensity, led by the motor's delay (empty without compensation).
     public let steps: [LeadStep]
     var stepIndex = 0
@@ -62,15 +74,27 @@ public struct FrameRenderer: Sendable {
     /// While warming up, and until the breath first rises past it, the motor is held at this level.
     let warmupFloor: Double
     var floorActive: Bool
+    /// Intended intensity 1 maps to this drive: the motor's ceiling (quantised down), or full drive.
+    public let fullScale: Double
 
+    /// `ceiling`: the motor's voltage ceiling and overdrive budget (a board's LIMITS). The breath is
+    /// scaled to it (intensity 1 is the ceiling) and overdrive stays within the budget; nil: full drive.
     public init(pattern: HapticPattern, duration: Double? = nil, frameRate: Int, resolution: DutyResolution = .u8,
-                motor: MotorProfile = .referenceERM, compensate: Bool = true, warmup: Double = 0) {
+                motor: MotorProfile = .referenceERM, compensate: Bool = true, warmup: Double = 0,
+                ceiling: DriveCeiling? = nil) {
+        precondition((1...100_000).contains(frameRate), "frame rate must be 1...100000")
         self.frameRate = frameRate
         self.resolution = resolution
-        self.duration = duration ?? pattern.duration
+        envelope = Envelope(pattern)
+        let tapSeconds = envelope.taps.map { motor.tapSeconds(sharpness: $0.sharpness) }
+        pulses = UpperEnvelope(pulses: zip(envelope.taps, tapSeconds).map { ($0.time, $1, $0.intensity) })
+        // The pattern lasts until its last tap has been felt, and never longer than the longest pattern.
+        let felt = zip(envelope.taps, tapSeconds).map { $0.time + $1 }.max() ?? 0
+        let wanted = max(duration ?? pattern.duration, felt)
+        self.duration = wanted.isNaN ? 0 : min(max(wanted, 0), HapticPattern.longestSeconds)
         // Warm-up only means something for an ERM (a resting rotor has to start); an LRA follows at once.
         if case .erm(let m) = motor, compensate, warmup > 0 {
-            warmupFrames = Int((warmup * Double(frameRate)).rounded())
+            warmupFrames = Int((min(warmup, 10) * Double(frameRate)).rounded())
             warmupFloor = 1.5 * m.stopThreshold  // spinning, but below what a breath cue starts at
         } else {
             warmupFrames = 0
@@ -78,17 +102,19 @@ public struct FrameRenderer: Sendable {
         }
         floorActive = warmupFrames > 0
         frameCount = Int((self.duration * Double(frameRate)).rounded(.up)) + warmupFrames
-        envelope = Envelope(pattern)
         cursor = Envelope.Cursor(envelope)
-        shaper = Shaper(profile: motor, frameRate: frameRate, compensate: compensate, allowReverse: resolution == .i16)
-        tapSeconds = envelope.taps.map { motor.tapSeconds(sharpness: $0.sharpness) }
-        steps = compensate ? StepLead.steps(of: envelope, tapSeconds: tapSeconds, shaper: shaper, frameRate: frameRate) : []
+        let limit = ceiling?.quantized(steps: resolution.stepsPerFullDrive)
+        fullScale = limit?.level ?? 1
+        shaper = Shaper(profile: motor, frameRate: frameRate, compensate: compensate, allowReverse: resolution == .i16,
+                        ceiling: limit)
+        steps = compensate ? StepLead.steps(of: envelope, tapSeconds: tapSeconds, shaper: shaper, frameRate: frameRate,
+                                            scale: fullScale) : []
     }
 
     public init(plan: BreathPlan, frameRate: Int, resolution: DutyResolution = .u8, motor: MotorProfile = .referenceERM,
-                compensate: Bool = true, warmup: Double = 0) {
+                compensate: Bool = true, warmup: Double = 0, ceiling: DriveCeiling? = nil) {
         self.init(pattern: plan.haptics, duration: plan.duration, frameRate: frameRate, resolution: resolution,
-                  motor: motor, compensate: compensate, warmup: warmup)
+                  motor: motor, compensate: compensate, warmup: warmup, ceiling: ceiling)
     }
 
     /// Seconds of warm-up before breath time 0.
@@ -107,15 +133,9 @@ public struct FrameRenderer: Sendable {
     /// Intended intensity at `t` (t non-decreasing across calls): continuous envelope, or a tap's pulse.
     @inline(__always)
     mutating func intended(at t: Double) -> Double {
-        var v = cursor.intensity(at: t)
-        let taps = envelope.taps
-        while tapIndex < taps.count && taps[tapIndex].time + tapSeconds[tapIndex] <= t { tapIndex += 1 }
-        var k = tapIndex
-        while k < taps.count && taps[k].time <= t {
-            v = max(v, taps[k].intensity)
-            k += 1
-        }
-        return v
+        let v = cursor.intensity(at: t)
+        guard let tap = pulseCursor.value(at: t, in: pulses) else { return v * fullScale }
+        return max(v, tap) * fullScale
     }
 
     /// What the shaper aims for at frame time `frameTime`: the warm-up floor, the intended value, or a

@@ -1,0 +1,209 @@
+// A small JSON reader (RFC 8259) for AHAP files: one pass over the bytes, numbers read exactly (Double's
+// own correctly rounded parser), nesting bounded, errors that say the line and column. Like Foundation's
+// JSONSerialization (Apple's and Linux's), it allows one trailing comma before ']' or '}'.
+
+/// Where and why JSON text is not valid.
+struct JSONSyntaxError: Error {
+    var line: Int
+    var column: Int
+    var reason: String
+}
+
+struct JSONParser {
+    /// Deeper nesting than this is refused (an AHAP file needs about 6 levels).
+    static let maxDepth = 128
+
+    private let bytes: [UInt8]
+    private var i = 0
+
+    /// Parses a whole document: one value, surrounded by whitespace only.
+    static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
+        var p = JSONParser(bytes: bytes)
+        p.skipSpace()
+        let value = try p.value(depth: 0)
+        p.skipSpace()
+        guard p.i == bytes.count else { throw p.error("unexpected text after the JSON value") }
+        return value
+    }
+
+    private init(bytes: [UInt8]) { self.bytes = bytes }
+
+    private func error(_ reason: String) -> JSONSyntaxError {
+        var line = 1, column = 1
+        for b in bytes[..<min(i, bytes.count)] {
+            if b == UInt8(ascii: "\n") { line += 1; column = 1 } else { column += 1 }
+        }
+        return JSONSyntaxError(line: line, column: column, reason: reason)
+    }
+
+    private var current: UInt8? { i < bytes.count ? bytes[i] : nil }
+
+    private mutating func skipSpace() {
+        while let b = current, b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 { i += 1 }
+    }
+
+    private mutating func expect(_ literal: String, _ value: JSONValue) throws(JSONSyntaxError) -> JSONValue {
+        for b in literal.utf8 {
+            guard current == b else { throw error("expected \(literal)") }
+            i += 1
+        }
+        return value
+    }
+
+    private mutating func value(depth: Int) throws(JSONSyntaxError) -> JSONValue {
+        guard depth < JSONParser.maxDepth else { throw error("nested more than \(JSONParser.maxDepth) levels deep") }
+        guard let b = current else { throw error("unexpected end of the file") }
+        switch b {
+        case UInt8(ascii: "{"): return try object(depth: depth)
+        case UInt8(ascii: "["): return try array(depth: depth)
+        case UInt8(ascii: "\""): return .string(try string())
+        case UInt8(ascii: "t"): return try expect("true", .bool(true))
+        case UInt8(ascii: "f"): return try expect("false", .bool(false))
+        case UInt8(ascii: "n"): return try expect("null", .null)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
+        default: throw error("unexpected character '\(Character(Unicode.Scalar(b)))'")
+        }
+    }
+
+    private mutating func object(depth: Int) throws(JSONSyntaxError) -> JSONValue {
+        i += 1
+        var fields: [String: JSONValue] = [:]
+        skipSpace()
+        if current == UInt8(ascii: "}") {
+            i += 1
+            return .object(fields)
+        }
+        while true {
+            skipSpace()
+            if current == UInt8(ascii: "}") && !fields.isEmpty {
+                i += 1
+                return .object(fields)
+            }
+            guard current == UInt8(ascii: "\"") else { throw error("expected a key in quotes") }
+            let key = try string()
+            skipSpace()
+            guard current == UInt8(ascii: ":") else { throw error("expected ':' after a key") }
+            i += 1
+            skipSpace()
+            fields[key] = try value(depth: depth + 1)
+            skipSpace()
+            switch current {
+            case UInt8(ascii: ","): i += 1
+            case UInt8(ascii: "}"): i += 1; return .object(fields)
+            default: throw error("expected ',' or '}'")
+            }
+        }
+    }
+
+    private mutating func array(depth: Int) throws(JSONSyntaxError) -> JSONValue {
+        i += 1
+        var items: [JSONValue] = []
+        skipSpace()
+        if current == UInt8(ascii: "]") {
+            i += 1
+            return .array(items)
+        }
+        while true {
+            skipSpace()
+            if current == UInt8(ascii: "]") && !items.isEmpty {
+                i += 1
+                return .array(items)
+            }
+            items.append(try value(depth: depth + 1))
+            skipSpace()
+            switch current {
+            case UInt8(ascii: ","): i += 1
+            case UInt8(ascii: "]"): i += 1; return .array(items)
+            default: throw error("expected ',' or ']'")
+            }
+        }
+    }
+
+    private mutating func string() throws(JSONSyntaxError) -> String {
+        i += 1
+        var out: [UInt8] = []
+        while true {
+            guard let b = current else { throw error("unterminated string") }
+            i += 1
+            switch b {
+            case UInt8(ascii: "\""):
+                return String(decoding: out, as: UTF8.self)
+            case UInt8(ascii: "\\"):
+                guard let e = current else { throw error("unterminated string") }
+                i += 1
+                switch e {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(e)
+                case UInt8(ascii: "b"): out.append(0x08)
+                case UInt8(ascii: "f"): out.append(0x0C)
+                case UInt8(ascii: "n"): out.append(0x0A)
+                case UInt8(ascii: "r"): out.append(0x0D)
+                case UInt8(ascii: "t"): out.append(0x09)
+                case UInt8(ascii: "u"): out.append(contentsOf: try unicodeEscape())
+                default: throw error("unknown escape '\\\(Character(Unicode.Scalar(e)))'")
+                }
+            case 0..<0x20:
+                throw error("control character in a string")
+            default:
+                out.append(b)
+            }
+        }
+    }
+
+    /// After "\u": four hex digits; a surrogate pair is joined, a lone surrogate refused.
+    private mutating func unicodeEscape() throws(JSONSyntaxError) -> [UInt8] {
+        func hex4(_ p: inout JSONParser) throws(JSONSyntaxError) -> UInt32 {
+            var v: UInt32 = 0
+            for _ in 0..<4 {
+                guard let b = p.current, let d = Character(Unicode.Scalar(b)).hexDigitValue else { throw p.error("bad \\u escape") }
+                v = v * 16 + UInt32(d)
+                p.i += 1
+            }
+            return v
+        }
+        var code = try hex4(&self)
+        if (0xD800..<0xDC00).contains(code) {
+            guard current == UInt8(ascii: "\\"), i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "u") else {
+                throw error("unpaired surrogate in a \\u escape")
+            }
+            i += 2
+            let low = try hex4(&self)
+            guard (0xDC00..<0xE000).contains(low) else { throw error("unpaired surrogate in a \\u escape") }
+            code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+        }
+        guard let scalar = Unicode.Scalar(code) else { throw error("unpaired surrogate in a \\u escape") }
+        return Array(String(Character(scalar)).utf8)
+    }
+
+    /// -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?, read by Double (correctly rounded); beyond Double's
+    /// range is refused.
+    private mutating func number() throws(JSONSyntaxError) -> Double {
+        let start = i
+        func digits(_ p: inout JSONParser) -> Int {
+            let from = p.i
+            while let b = p.current, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(b) { p.i += 1 }
+            return p.i - from
+        }
+        if current == UInt8(ascii: "-") { i += 1 }
+        if current == UInt8(ascii: "0") {
+            i += 1
+        } else if digits(&self) == 0 {
+            throw error("expected a digit")
+        }
+        if current == UInt8(ascii: ".") {
+            i += 1
+            guard digits(&self) > 0 else { throw error("expected a digit after '.'") }
+        }
+        if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
+            i += 1
+            if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { i += 1 }
+            guard digits(&self) > 0 else { throw error("expected a digit in the exponent") }
+        }
+        let text = String(decoding: bytes[start..<i], as: UTF8.self)
+        guard let v = Double(text) else { throw error("not a number") }
+        guard v.isFinite else {
+            i = start
+            throw error("number too large")
+        }
+        return v
+    }
+}

@@ -1,0 +1,122 @@
+// LivePlan: unedited it plays exactly what a BreathPlan plays; each edit changes the breath only from
+// the instant it takes effect, in the way it promises (pause shifts the rest, pace changes later phases,
+// seek starts the phase asked for, finish ends the cycle). Rendered frames are the oracle.
+
+import Breath
+import Testing
+
+@Suite(.timeLimit(.minutes(10))) struct LivePlanTests {
+    /// Where two frame runs first differ by more than `tolerance` (i16 levels; nil: equal), to keep failure
+    /// messages short. A piece cut in two interpolates its level at the cut: a level may move by 1 or 2.
+    func firstDifference(_ a: [UInt16], _ b: [UInt16], tolerance: Int = 0) -> String? {
+        func level(_ v: UInt16) -> Int { Int(Int16(bitPattern: v)) }
+        if let i = (0..<min(a.count, b.count)).first(where: { abs(level(a[$0]) - level(b[$0])) > tolerance }) {
+            return "frame \(i): \(level(a[i])) vs \(level(b[i]))"
+        }
+        return a.count == b.count ? nil : "lengths \(a.count) vs \(b.count)"
+    }
+
+    func frames(_ pattern: HapticPattern, _ duration: Double) -> [UInt16] {
+        var r = FrameRenderer(pattern: pattern, duration: duration, frameRate: 250, resolution: .i16)
+        var out: [UInt16] = []
+        r.render(count: r.frameCount, into: &out)
+        return out
+    }
+
+    @Test(arguments: ["4-7-8", "box", "sigh", "2-0-3-1"])
+    func uneditedItPlaysWhatABreathPlanPlays(name: String) throws {
+        for cues in [false, true] {
+            var o = BreathOptions()
+            o.length = .cycles(2)
+            o.cues = cues
+            o.strength = 0.6
+            let pattern = try BreathPattern.parse(name)
+            let plan = BreathPlan(pattern: pattern, options: o)
+            let live = LivePlan(pattern: pattern, options: o)
+            #expect(abs(live.duration - plan.duration) < 1e-9)
+            let d = firstDifference(frames(live.haptics(), live.duration), frames(plan.haptics, plan.duration))
+            #expect(d == nil, "\(name), cues \(cues): \(d ?? "")")
+        }
+    }
+
+    @Test func pauseAndResumeShiftTheRestOfTheBreath() throws {
+        var o = BreathOptions()
+        o.length = .cycles(2)
+        let pattern = try BreathPattern.parse("4-2-4")
+        let original = LivePlan(pattern: pattern, options: o)
+        var live = original
+        live.pause(at: 2)
+        #expect(live.duration == .infinity)
+        live.resume(at: 7)
+        #expect(abs(live.duration - (original.duration + 5)) < 1e-9)
+        let before = frames(original.haptics(), original.duration)
+        let after = frames(live.haptics(), live.duration)
+        // Up to the pause, the same (the motor's lead starts the fade 0.1 s early); silence once the fade and
+        // the braking after it are over, until the resume; then the same breath 5 s later (after the fade-in).
+        #expect(firstDifference(Array(after[0..<475]), Array(before[0..<475])) == nil)
+        let silent = after[(2 * 250 + 125)..<(7 * 250 - 30)]
+        #expect(silent.allSatisfy { $0 == 0 }, "not silent while paused")
+        let resumedAt = 7 * 250 + 100  // 0.4 s after the resume: faded in, and the motor model settled
+        let shifted = Array(after[resumedAt..<(resumedAt + 1000)])
+        let originalStretch = Array(before[(resumedAt - 1250)..<(resumedAt - 1250 + 1000)])
+        #expect(firstDifference(shifted, originalStretch, tolerance: 2) == nil)
+    }
+
+    @Test func strengthChangesFromItsInstantOnly() throws {
+        var o = BreathOptions()
+        o.length = .cycles(1)
+        let pattern = try BreathPattern.parse("6-0-6")
+        var live = LivePlan(pattern: pattern, options: o)
+        live.setStrength(0.4, at: 3)
+        var weaker = o
+        weaker.strength = 0.4
+        let full = frames(LivePlan(pattern: pattern, options: o).haptics(), 12)
+        let changed = frames(live.haptics(), 12)
+        let reference = frames(LivePlan(pattern: pattern, options: weaker).haptics(), 12)
+        #expect(firstDifference(Array(changed[0..<(3 * 250 - 20)]), Array(full[0..<(3 * 250 - 20)])) == nil)  // (lead steps start 80 ms early)
+        // After the 0.1 s ramp and the motor's settling: the breath at strength 0.4.
+        let from = 4 * 250
+        #expect(firstDifference(Array(changed[from...]), Array(reference[from...]), tolerance: 2) == nil)
+        // And the ramp has no jump: over 0.1 s the intended level falls in five steps, none over a fifth of
+        // the change (without the ramp it would fall 0.3 at once).
+        let levels = stride(from: 2.99, through: 3.12, by: 0.004).map { live.sample(at: $0)!.intensity }
+        let steps = zip(levels, levels.dropFirst()).map { abs($0 - $1) }
+        #expect(levels.first! - levels.last! > 0.25 && steps.max()! < 0.08, "steps \(steps.max()!)")
+    }
+
+    @Test func paceChangesLaterPhasesNotThePlayingOne() throws {
+        var o = BreathOptions()
+        o.length = .cycles(3)
+        let pattern = try BreathPattern.parse("4-0-4")  // 7.5 breaths per minute
+        var live = LivePlan(pattern: pattern, options: o)
+        let boundary = live.setPace(breathsPerMinute: 15, at: 1)  // during the first inhale
+        #expect(boundary == 4)
+        let starts = live.phaseStarts.map(\.time)
+        #expect(starts.prefix(2) == [0, 4])
+        // From the boundary on, phases of 2 s: 4, 6, 8, 10, 12.
+        #expect(Array(starts.dropFirst(1)) == [4, 6, 8, 10, 12])
+        #expect(abs(live.duration - 14) < 1e-9)
+    }
+
+    @Test func seekStartsThePhaseAskedFor() throws {
+        var o = BreathOptions()
+        o.length = .cycles(3)
+        let pattern = try BreathPattern.parse("4-2-4")
+        var live = LivePlan(pattern: pattern, options: o)
+        live.seek(cycle: 3, phase: 2, at: 1)  // to the third exhale
+        let p = try #require(live.phase(at: 1.2))
+        #expect(p.kind == .exhale && p.cycle == 3 && abs(p.remaining - 3.95) < 1e-9)
+        #expect(abs(live.duration - 5.15) < 1e-9)
+    }
+
+    @Test func finishEndsTheBreathThatIsPlaying() throws {
+        var o = BreathOptions()
+        o.length = .cycles(5)
+        let pattern = try BreathPattern.parse("2-1-2")
+        var live = LivePlan(pattern: pattern, options: o, loop: true)
+        #expect(live.duration >= 60)
+        live.finishAfterThisBreath(at: 6)  // cycle 2 plays from 5 s to 10 s
+        #expect(abs(live.duration - 10) < 1e-9)
+        #expect(!live.looping)
+    }
+}

@@ -1,0 +1,197 @@
+// Every input issue 11 found, as a table: the command line (or AHAP file), the exit status, and the one
+// error line motorbreath must print. Categories: negative numbers, ranges, not-a-number, degenerate
+// patterns, conflicting options, unknown commands and options, AHAP files at any size, output targets.
+
+import Foundation
+import Glibc
+import TestSupport
+import Testing
+
+struct BadInput: CustomStringConvertible, Sendable {
+    var arguments: [String]
+    var status: Int32
+    var line: String
+    var description: String { arguments.joined(separator: " ") }
+    init(_ arguments: String, _ status: Int32, _ line: String) {
+        self.arguments = arguments.split(separator: " ").map(String.init)
+        self.status = status
+        self.line = line
+    }
+}
+
+/// "The value 'V' is invalid for '--o <o>': why" (ArgumentParser's wording for a value an option refuses).
+func invalid(_ value: String, _ option: String, _ why: String) -> String {
+    "motorbreath: The value '\(value)' is invalid for '\(option) <\(option.dropFirst(2))>': \(why)"
+}
+
+let usage: Int32 = 64, failure: Int32 = 1
+
+let badCommandLines: [BadInput] = [
+    // Negative numbers are read as values, then accepted or refused by their range.
+    BadInput("--simulate --cycles -1", usage, invalid("-1", "--cycles", "expected a whole number 1...100000")),
+    BadInput("--simulate --minutes -5", usage, invalid("-5", "--minutes", "expected a number more than 0 and at most 1440")),
+    BadInput("--simulate --frame-rate -250", usage, invalid("-250", "--frame-rate", "expected a whole number 50...1000")),
+    BadInput("--simulate --strength -1", usage, invalid("-1", "--strength", "strength is off, subtle, moderate, strong or a number 0...1")),
+    BadInput("--simulate --seed -1", usage, invalid("-1", "--seed", "expected a whole number 0...18446744073709551615")),
+    BadInput("--port /dev/null --baud -5", usage, invalid("-5", "--baud", "expected a whole number 50...12000000")),
+    BadInput("--port /dev/null --boot-wait -1", usage, invalid("-1", "--boot-wait", "expected a whole number 100...60000")),
+    BadInput("bench --port /dev/null --seconds -1", usage, invalid("-1", "--seconds", "expected a number 1...3600")),
+    BadInput("selftest --loopback --port /dev/null --seconds -1", usage, invalid("-1", "--seconds", "expected a number 0.1...600")),
+    BadInput("fidelity --seconds -1", usage, invalid("-1", "--seconds", "expected a number more than 0 and at most 60")),
+    BadInput("--simulate --pattern -1-2-3", usage, invalid("-1-2-3", "--pattern", "phase lengths cannot be negative")),
+    BadInput("render --pattern=-4-7-8", usage, invalid("-4-7-8", "--pattern", "phase lengths cannot be negative")),
+    BadInput("sim-board --drift-ppm -60000", usage, invalid("-60000", "--drift-ppm", "expected a number -50000...50000")),
+    // Ranges, not-a-number, infinity.
+    BadInput("--simulate --strength 2", usage, invalid("2", "--strength", "strength is off, subtle, moderate, strong or a number 0...1")),
+    BadInput("--simulate --strength nan", usage, invalid("nan", "--strength", "strength is off, subtle, moderate, strong or a number 0...1")),
+    BadInput("--simulate --strength loud", usage, invalid("loud", "--strength", "strength is off, subtle, moderate, strong or a number 0...1")),
+    BadInput("--simulate --cycles 0", usage, invalid("0", "--cycles", "expected a whole number 1...100000")),
+    BadInput("--simulate --cycles 1.5", usage, invalid("1.5", "--cycles", "expected a whole number 1...100000")),
+    BadInput("--simulate --cycles 100001", usage, invalid("100001", "--cycles", "expected a whole number 1...100000")),
+    BadInput("--simulate --minutes 0", usage, invalid("0", "--minutes", "expected a number more than 0 and at most 1440")),
+    BadInput("--simulate --minutes inf", usage, invalid("inf", "--minutes", "expected a number more than 0 and at most 1440")),
+    BadInput("--simulate --minutes 1441", usage, invalid("1441", "--minutes", "expected a number more than 0 and at most 1440")),
+    BadInput("--simulate --frame-rate 10", usage, invalid("10", "--frame-rate", "expected a whole number 50...1000")),
+    BadInput("--simulate --frame-rate 250Hz", usage, invalid("250Hz", "--frame-rate", "expected a whole number 50...1000")),
+    BadInput("render --frame-rate 0", usage, invalid("0", "--frame-rate", "expected a whole number 50...1000")),
+    BadInput("fidelity --seconds 0", usage, invalid("0", "--seconds", "expected a number more than 0 and at most 60")),
+    BadInput("fidelity --frame-rate 0", usage, invalid("0", "--frame-rate", "expected a whole number 50...1000")),
+    BadInput("benchmark --minutes 0", usage, invalid("0", "--minutes", "expected a number more than 0 and at most 1440")),
+    BadInput("benchmark --minutes nan", usage, invalid("nan", "--minutes", "expected a number more than 0 and at most 1440")),
+    BadInput("benchmark --corrupt nan", usage, invalid("nan", "--corrupt", "expected a number 0...0.5")),
+    BadInput("benchmark --corrupt 2", usage, invalid("2", "--corrupt", "expected a number 0...0.5")),
+    BadInput("benchmark --frame-rate 0", usage, invalid("0", "--frame-rate", "expected a whole number 50...1000")),
+    BadInput("benchmark --seed -3", usage, invalid("-3", "--seed", "expected a whole number 0...18446744073709551615")),
+    BadInput("benchmark --seeds 0", usage, invalid("0", "--seeds", "expected a whole number 1...1000")),
+    BadInput("latency --changes -1", usage, invalid("-1", "--changes", "expected a whole number 1...10000")),
+    BadInput("palette --simulate --intensity 2", usage, invalid("2", "--intensity", "expected a number 0...1")),
+    BadInput("sim-board --deaf-ms 0", usage, invalid("0", "--deaf-ms", "expected a whole number 1...60000")),
+    BadInput("--simulate --failsafe-ms 5", usage, invalid("5", "--failsafe-ms", "expected a whole number 20...10000")),
+    BadInput("sim-board --drift-ppm 1e12", usage, invalid("1e12", "--drift-ppm", "expected a number -50000...50000")),
+    BadInput("sim-board --drift-ppm nan", usage, invalid("nan", "--drift-ppm", "expected a number -50000...50000")),
+    BadInput("--port /dev/null --baud 1e6", usage, invalid("1e6", "--baud", "expected a whole number 50...12000000")),
+    BadInput("--simulate --sim-link drift=nan", usage, invalid("drift=nan", "--sim-link", "'nan': drift is parts per million, e.g. 500ppm (-50000...50000, i.e. +-5 %)")),
+    BadInput("--simulate --sim-link corrupt=2", usage, invalid("corrupt=2", "--sim-link", "'2': corrupt is a probability per byte, 0...0.5")),
+    // Ramps, easings, choices: their own messages, not "bad pattern".
+    BadInput("--simulate --ramp 7", usage, invalid("7", "--ramp", "a ramp is FROM:TO breaths per minute, each 1...30, e.g. 7:5.5")),
+    BadInput("--simulate --ramp 0:5", usage, invalid("0:5", "--ramp", "a ramp is FROM:TO breaths per minute, each 1...30, e.g. 7:5.5")),
+    BadInput("--simulate --ramp 7:nan", usage, invalid("7:nan", "--ramp", "a ramp is FROM:TO breaths per minute, each 1...30, e.g. 7:5.5")),
+    BadInput("--simulate --ramp -7:5", usage, invalid("-7:5", "--ramp", "a ramp is FROM:TO breaths per minute, each 1...30, e.g. 7:5.5")),
+    BadInput("--simulate --easing bouncy", usage, invalid("bouncy", "--easing", "expected linear, sine-in-out, smoothstep or cubic-in-out")),
+    BadInput("--simulate --motor dc", usage, invalid("dc", "--motor", "expected erm or lra")),
+    BadInput("render --format xml", usage, invalid("xml", "--format", "expected csv, json, ahap or svg")),
+    BadInput("render --resolution u4", usage, invalid("u4", "--resolution", "expected u8, u16 or i16")),
+    BadInput("sim-board --motor dc", usage, invalid("dc", "--motor", "expected erm or lra")),
+    // Degenerate and malformed patterns.
+    BadInput("--simulate --pattern 0.001-0-0.001", usage,
+             invalid("0.001-0-0.001", "--pattern", "'0.001' s is too short for an inhale: inhale and exhale last 0.5...120 s")),
+    BadInput("--simulate --pattern 4-0.01-8", usage,
+             invalid("4-0.01-8", "--pattern", "'0.01' s is too short for a hold: 0 for none, or 0.1...120 s")),
+    BadInput("--simulate --pattern 0-0-0", usage, invalid("0-0-0", "--pattern", "'0' s is too short for an inhale: inhale and exhale last 0.5...120 s")),
+    BadInput("--simulate --pattern 4-x-8", usage, invalid("4-x-8", "--pattern", "'x' is not a number of seconds")),
+    BadInput("--simulate --pattern 4-nan-8", usage, invalid("4-nan-8", "--pattern", "'nan' is not a number of seconds")),
+    BadInput("--simulate --pattern 4-7-1e9", usage, invalid("4-7-1e9", "--pattern", "'1e9' s is longer than the 120 s a phase may last")),
+    BadInput("fidelity --pattern 4-7", usage,
+             invalid("4-7", "--pattern", "expected a preset (4-7-8, box, coherent, sigh) or in-hold-out[-holdout] seconds such as 4-7-8")),
+    BadInput("benchmark --pattern 0.001-0-0.001", usage,
+             invalid("0.001-0-0.001", "--pattern", "'0.001' s is too short for an inhale: inhale and exhale last 0.5...120 s")),
+    // Conflicts, sessions over 24 hours.
+    BadInput("--simulate --ahap x.ahap --pattern box", usage, "motorbreath: --ahap plays the file as it is: --pattern does not apply to it"),
+    BadInput("render --ahap x.ahap --cycles 3 --cues", usage, "motorbreath: --ahap plays the file as it is: --cycles or --cues do not apply to it"),
+    BadInput("--simulate --cycles 2 --minutes 1", usage, "motorbreath: use --cycles or --minutes, not both"),
+    BadInput("--simulate --port /dev/null", usage, "motorbreath: use --simulate or --port, not both"),
+    BadInput("--port /dev/null --virtual-time", usage, "motorbreath: --sim-link and --virtual-time work with --simulate only"),
+    BadInput("--simulate --cycles 100000", failure, "motorbreath: --cycles 100000 of 4-7-8 last 527.8 hours; the longest session is 24 hours"),
+    BadInput("render --pattern box --cycles 5500", failure, "motorbreath: --cycles 5500 of box last 24.4 hours; the longest session is 24 hours"),
+    // Unknown commands and options, missing values.
+    BadInput("nosuchsubcommand", usage,
+             "motorbreath: unknown command 'nosuchsubcommand' (commands: play, ports, info, bench, conform, latency, palette, selftest, render, fidelity, benchmark or sim-board; see motorbreath --help)"),
+    BadInput("rendr --pattern box", usage,
+             "motorbreath: unknown command 'rendr' (commands: play, ports, info, bench, conform, latency, palette, selftest, render, fidelity, benchmark or sim-board; see motorbreath --help)"),
+    BadInput("--simulate --frobnicate", usage, "motorbreath: Unknown option '--frobnicate'"),
+    BadInput("render extra", usage, "motorbreath: Unexpected argument 'extra'"),
+    BadInput("--simulate --cycles", usage, "motorbreath: Missing value for '--cycles <cycles>'"),
+    BadInput("", usage, "motorbreath: say where the board is: --port /dev/ttyUSB0, or --simulate to run without one"),
+    // Files that cannot be used.
+    BadInput("sim-board --drive-log /nonexistent/x", failure, "motorbreath: cannot write the drive log /nonexistent/x: No such file or directory"),
+    BadInput("render -o /nonexistent/x.csv", failure, "motorbreath: cannot write /nonexistent/x.csv: No such file or directory"),
+    BadInput("render -o /tmp", failure, "motorbreath: cannot write /tmp: it is a directory"),
+    BadInput("render -o /dev/full", failure, "motorbreath: cannot write /dev/full: No space left on device"),
+    BadInput("benchmark -o /nonexistent/b.md", failure, "motorbreath: cannot write /nonexistent/b.md: No such file or directory"),
+    BadInput("render --ahap /nonexistent.ahap", failure, "motorbreath: bad AHAP file: /nonexistent.ahap: cannot read the file"),
+]
+
+/// AHAP files people write: each refused with one line naming where, by `render` and by `play`.
+let badAHAPFiles: [(String, String)] = [
+    (#"{"Pattern": [{"Event": {"Time": 1e308, "EventType": "HapticTransient"}}]}"#,
+     "Pattern[0].Event.Time: 1e+308 s is past the longest pattern, 86400 s (24 h)"),
+    (#"{"Pattern": [{"Event": {"Time": 1e9, "EventType": "HapticContinuous", "EventDuration": 1}}]}"#,
+     "Pattern[0].Event.Time: 1000000000.0 s is past the longest pattern, 86400 s (24 h)"),
+    (#"{"Pattern": [{"Event": {"Time": 100000, "EventType": "HapticTransient"}}]}"#,
+     "Pattern[0].Event.Time: 100000.0 s is past the longest pattern, 86400 s (24 h)"),
+    (#"{"Pattern": [{"Event": {"Time": 0, "EventType": "HapticContinuous", "EventDuration": 1e308}}]}"#,
+     "Pattern[0].Event.EventDuration: 1e+308 s is past the longest pattern, 86400 s (24 h)"),
+    (#"{"Pattern": [{"Parameter": {"ParameterID": "HapticIntensityControl", "Time": 1e308, "ParameterValue": 1}}]}"#,
+     "Pattern[0].Parameter.Time: 1e+308 s is past the longest pattern, 86400 s (24 h)"),
+    (#"{"Pattern": [{"ParameterCurve": {"ParameterID": "HapticIntensityControl", "Time": 1e308, "ParameterCurveControlPoints": [{"Time": 0, "ParameterValue": 1}]}}]}"#,
+     "Pattern[0].ParameterCurve.Time: 1e+308 s is past the longest pattern, 86400 s (24 h)"),
+    (#"{"Pattern": [{"Event": {"Time": 1e400, "EventType": "HapticTransient"}}]}"#, "line 1, column 33: not valid JSON: number too large"),
+    (#"{"Pattern": [{"Event": {"Time": 0, "Type": 7}}]}"#, "Pattern[0].Event.Type: missing or not a string"),
+    (String(repeating: "[", count: 10_000), "line 1, column 129: not valid JSON: nested more than 128 levels deep"),
+]
+
+/// motorbreath run to completion off the test pool (the cases run side by side and each waits for a process).
+func run(_ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
+    try await offPool {
+        let r = try runMotorbreath(arguments, timeout: 30)
+        return (r.status, r.stdout, r.stderr)
+    }
+}
+
+@Suite(.timeLimit(.minutes(10))) struct InputTableTests {
+    @Test(arguments: badCommandLines)
+    func badCommandLineIsOneLineAndTheRightStatus(_ input: BadInput) async throws {
+        let r = try await run(input.arguments)
+        #expect(r.status == input.status, "\(input): exit \(r.status), stderr \(r.stderr)")
+        #expect(r.stderr == input.line + "\n", "\(input)")
+        #expect(r.stdout.isEmpty, "\(input): \(r.stdout)")
+    }
+
+    @Test(arguments: badAHAPFiles.indices)
+    func badAHAPFileIsOneLineNamingWhere(_ k: Int) async throws {
+        let (text, location) = badAHAPFiles[k]
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID().uuidString).ahap").path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        for command in [["render", "--ahap", path], ["--simulate", "--virtual-time", "--quiet", "--ahap", path]] {
+            let r = try await run(command)
+            #expect(r.status == failure, "\(command): \(r.stderr)")
+            #expect(r.stderr == "motorbreath: bad AHAP file: \(location)\n", "\(command)")
+        }
+    }
+
+    /// A negative drift is a value sim-board takes, and a session plays on that board.
+    @Test func simBoardTakesANegativeDrift() throws {
+        let board = try SimBoardProcess(arguments: ["--drift-ppm", "-500"])
+        defer { _ = board.stop() }
+        #expect(board.ptyPath.hasPrefix("/dev/pts/"))
+        let r = try runMotorbreath(["--port", board.ptyPath, "--pattern", "0.5-0-0.5", "--quiet", "--json", "--no-warmup"], timeout: 60)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try jsonObject(r.stdout)["frames_played"] as? Int == 250)
+    }
+
+    /// Standard output that cannot be written: one line and a failure, not exit 0.
+    @Test func writeErrorsOnStandardOutputFail() throws {
+        let p = Process()
+        p.executableURL = motorbreathBinary
+        p.arguments = ["render", "--pattern", "box"]
+        p.standardOutput = FileHandle(forWritingAtPath: "/dev/full")
+        let err = Pipe()
+        p.standardError = err
+        try p.run()
+        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect(p.terminationStatus == failure)
+        #expect(text == "motorbreath: cannot write standard output: No space left on device\n")
+    }
+}
