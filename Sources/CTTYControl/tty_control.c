@@ -29,3 +29,5 @@ static int set_line(int fd, int bit, int on) {
 
 int mb_tty_set_dtr(int fd, int on) { return set_line(fd, TIOCM_DTR, on); }
 int mb_tty_set_rts(int fd, int on) { return set_line(fd, TIOCM_RTS, on); }
+
+int mb_tty_set_exclusive(int fd, int on) { return ioctl(fd, on ? TIOCEXCL : TIOCNXCL); }

@@ -1,72 +1,83 @@
-// The terminal line during playback: cycle, phase, countdown and an intensity bar.
+// What play shows while it runs: the status or the breath view on a terminal's live line, one line
+// per phase when standard error is not a terminal.
 
+import ArgumentParser
 import Breath
 import MotorSession
 
-/// Redraws one status line on stderr (or prints phase changes when stderr is not a terminal).
+/// `--view`: status (cycle, phase, countdown, bar, link health) or breath (phase, seconds, a calm bar).
+enum ViewKind: String, ExpressibleByArgument, CaseIterable {
+    case status, breath
+}
+
 struct LiveView {
     let plan: BreathPlan?
+    /// A breath that can change while it plays: its phases come from here, and the controls' values.
+    var live: LiveFrames?
+    var controls: ControlHub?
     let pattern: HapticPattern
     let duration: Double
     let quiet: Bool
+    let kind: ViewKind
+    /// nil when stderr is not a terminal (or with --quiet).
+    private let line: LiveLine?
     private var lastPhase: String = ""
     private var lastState: String = "playing"
 
-    init(plan: BreathPlan?, pattern: HapticPattern, duration: Double, quiet: Bool) {
+    init(plan: BreathPlan?, pattern: HapticPattern, duration: Double, quiet: Bool, kind: ViewKind = .status) {
         self.plan = plan
         self.pattern = pattern
         self.duration = duration
         self.quiet = quiet
+        self.kind = kind
+        line = !quiet && Stderr.isTerminal ? LiveLine() : nil
     }
 
     mutating func show(_ live: LiveStatus) {
         guard !quiet else { return }
-        let t = max(0, min(live.elapsed, duration))
-        // An AHAP file has no phases: show it as one "pattern" phase counting down to its end.
-        let s = plan?.sample(at: t)
+        let end = self.live.map { $0.plan.duration } ?? duration
+        let t = max(0, min(live.elapsed, end))
+        // An AHAP file has no phases: show it as one "pattern" phase counting down to its end. A steered
+        // breath in a pause shows the pause.
+        let paused = self.live?.plan.pausedAt != nil
+        let s = self.live.map { $0.plan.sample(at: t) ?? BreathSample(phase: .hold, phaseRemaining: 0, cycle: $0.plan.cycles, intensity: 0) }
+            ?? plan?.sample(at: t)
             ?? BreathSample(phase: .inhale, phaseRemaining: duration - t, cycle: 1, intensity: pattern.continuousIntensity(at: t))
-        let phaseName = plan == nil ? "pattern" : s.phase.rawValue
-        let cycles = plan?.cycles ?? 1
+        let phaseName = paused ? "paused" : plan == nil ? "pattern" : s.phase.rawValue
+        let cycles = self.live?.plan.cycles ?? plan?.cycles ?? 1
         let key = "\(s.cycle)-\(phaseName)"
-        if live.elapsed < 0 {
-            if Stderr.isTerminal { Stderr.write("\r\u{1B}[2Kstarting in \(format(-live.elapsed)) s") }
-            return
-        }
-        if Stderr.isTerminal {
-            let width = 24
-            let filled = Int((s.intensity * Double(width)).rounded())
-            let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
-            var line = "cycle \(s.cycle)/\(cycles)  \(phaseName.padding(8))"
-            line += " \(format(s.phaseRemaining).leftPad(5)) s  [\(bar)] \(Int(s.intensity * 100))%"
-            if live.state != "playing" {
-                line = live.state
-            } else {
-                if let b = live.board { line += "  buf \(b.fill)  underruns \(b.underruns)" }
-                if let r = live.rttUs { line += "  rtt \(format(r / 1000)) ms" }
-                if let d = live.driftPPM { line += "  drift \(Int(d.rounded())) ppm" }
-                if live.retransmits > 0 { line += "  resent \(live.retransmits)" }
-            }
-            Stderr.write("\r\u{1B}[2K" + line)
+        if let line {
+            draw(on: line, live, s, phaseName, cycles)
         } else if live.state != "playing" {
             if live.state != lastState { Stderr.write(live.state + "\n") }
         } else if key != lastPhase {
-            Stderr.write("cycle \(s.cycle)/\(cycles) \(phaseName) \(format(s.phaseRemaining)) s\n")
+            Stderr.write("cycle \(s.cycle)/\(cycles) \(phaseName) \(tenths(s.phaseRemaining)) s\n")
         }
         lastPhase = key
         lastState = live.state
     }
 
+    private func draw(on line: LiveLine, _ live: LiveStatus, _ s: BreathSample, _ phaseName: String, _ cycles: Int) {
+        if live.elapsed < 0 {
+            let text = "starting in \(tenths(-live.elapsed)) s"
+            line.draw { [Span(Terminal.clip(text, to: $0))] }
+        } else if live.state != "playing" {
+            let text = live.state  // "reconnecting, attempt 2": no phase to show while the board is away
+            line.draw { [Span(Terminal.clip(text, to: $0))] }
+        } else if kind == .breath {
+            line.draw { BreathLine.spans(phase: phaseName, remaining: s.phaseRemaining, intensity: s.intensity, columns: $0) }
+        } else {
+            let values = StatusValues(cycle: s.cycle, cycles: cycles, phase: phaseName, remaining: s.phaseRemaining,
+                                      intensity: s.intensity, buffer: live.board.map { Int($0.fill) },
+                                      underruns: live.board.map { Int($0.underruns) }, rttMs: live.rttUs.map { $0 / 1000 },
+                                      driftPPM: live.driftPPM, resent: live.retransmits, controls: controls?.summary)
+            line.draw { [Span(StatusLine.text(values, columns: $0))] }
+        }
+    }
+
+    /// Leaves the last live line in place, moves below it, and gives the cursor and colours back.
+    /// Every exit path calls it (Play defers it); calling it again does nothing.
     func finish() {
-        if !quiet && Stderr.isTerminal { Stderr.write("\r\u{1B}[2K") }
+        line?.finish()
     }
-
-    private func format(_ x: Double) -> String {
-        let tenths = Int((x * 10).rounded())
-        return "\(tenths / 10).\(tenths % 10)"
-    }
-}
-
-extension String {
-    func padding(_ n: Int) -> String { count >= n ? self : self + String(repeating: " ", count: n - count) }
-    func leftPad(_ n: Int) -> String { count >= n ? self : String(repeating: " ", count: n - count) + self }
 }

@@ -14,4 +14,8 @@ unsigned int mb_tty_get_baud(int fd);
 int mb_tty_set_dtr(int fd, int on);
 int mb_tty_set_rts(int fd, int on);
 
+/* Exclusive mode on (TIOCEXCL: further open() calls fail with EBUSY, except for root) or off (TIOCNXCL).
+   Returns 0, or -1 with errno set. */
+int mb_tty_set_exclusive(int fd, int on);
+
 #endif
