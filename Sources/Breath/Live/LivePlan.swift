@@ -1,0 +1,308 @@
+// A breath that can be steered while it plays. The session is a list of pieces of breath phases placed
+// in session time; an edit (strength, sharpness, pace, pause and resume, seek, finish after this breath,
+// loop) cuts the list at the instant it takes effect and rebuilds what follows. The pieces turn into the
+// same events and curves a BreathPlan plays, from any instant on (so a renderer can pick up there).
+
+/// One stretch of one breath phase: `seconds` of the phase's swell from level `from` to level `to`.
+public struct LivePiece: Sendable, Equatable {
+    public var kind: BreathPhase
+    public var cycle: Int
+    /// Index of the phase in the breath pattern.
+    public var phaseIndex: Int
+    /// Session seconds at which it starts.
+    public var start: Double
+    public var seconds: Double
+    public var from: Double
+    public var to: Double
+    /// Multiplies the swell (the user's strength, faded in and out around a pause or a seek).
+    public var strength: Double
+    public var sharpness: Double
+    /// The piece starts its phase (not a continuation after a cut): a cue tap belongs here.
+    public var phaseStart: Bool
+
+    public var end: Double { start + seconds }
+
+    /// The swell level at session time `t` within the piece (linear between its ends).
+    func level(at t: Double) -> Double {
+        guard seconds > 0 else { return to }
+        return from + (to - from) * min(1, max(0, (t - start) / seconds))
+    }
+
+    /// The piece from `t` on (t inside it).
+    func tail(from t: Double) -> LivePiece {
+        var p = self
+        p.from = level(at: t)
+        p.seconds = end - t
+        p.start = t
+        p.phaseStart = phaseStart && t == start
+        return p
+    }
+
+    /// The piece up to `t`.
+    func head(to t: Double) -> LivePiece {
+        var p = self
+        p.to = level(at: t)
+        p.seconds = t - start
+        return p
+    }
+}
+
+public struct LivePlan: Sendable {
+    public let pattern: BreathPattern
+    public private(set) var options: BreathOptions
+    public private(set) var pieces: [LivePiece] = []
+    /// While paused: the pieces that were to follow, relative to the pause instant.
+    public private(set) var suspended: [LivePiece]?
+    public private(set) var pausedAt: Double?
+    /// Cycles are added as the session nears its end, until a finish.
+    public private(set) var looping: Bool
+    /// Seconds per breath cycle from now on (the pace).
+    public private(set) var cycleScale = 1.0
+    /// Fades around a pause, a resume or a seek, and the ramp of a strength change.
+    public static let fadeSeconds = 0.15
+    public static let rampSeconds = 0.1
+
+    /// The plan of `pattern` with `options` (its length, ramp, strength, cues); `loop` repeats it until told
+    /// to finish.
+    public init(pattern: BreathPattern, options: BreathOptions = BreathOptions(), loop: Bool = false) {
+        self.pattern = pattern
+        self.options = options
+        looping = loop
+        let plan = BreathPlan(pattern: pattern, options: options)
+        for placed in plan.phases {
+            let index = pattern.phases.firstIndex(of: placed.spec) ?? 0
+            pieces.append(LivePiece(kind: placed.spec.kind, cycle: placed.cycle, phaseIndex: index, start: placed.start,
+                                    seconds: placed.seconds, from: placed.spec.from, to: placed.spec.to,
+                                    strength: options.strength, sharpness: options.sharpness, phaseStart: true))
+        }
+        if loop { extend(through: 60) }
+    }
+
+    /// Session seconds when the breath ends (its last phase, and the end taps with cues). Paused: never.
+    public var duration: Double {
+        if pausedAt != nil { return .infinity }
+        let last = pieces.last?.end ?? 0
+        return options.cues && !looping ? last + BreathOptions.endTaps.last!.0 + BreathOptions.tapSeconds : last
+    }
+
+    // MARK: - edits, each effective from session time t
+
+    /// A new strength (0...1) from `t`, ramped over 0.1 s so the felt curve does not jump.
+    public mutating func setStrength(_ value: Double, at t: Double) {
+        options.strength = value
+        let from = strengthAt(t)
+        cut(at: t)
+        let steps = 5
+        for i in pieces.indices where pieces[i].start >= t {
+            pieces[i].strength = value
+        }
+        // The ramp: the first 0.1 s in steps from the old strength to the new.
+        for k in 0..<steps {
+            let a = t + LivePlan.rampSeconds * Double(k) / Double(steps)
+            let b = t + LivePlan.rampSeconds * Double(k + 1) / Double(steps)
+            let s = from + (value - from) * Double(k + 1) / Double(steps)
+            setStrength(s, from: a, to: b)
+        }
+    }
+
+    /// A new sharpness (0...1) from `t`.
+    public mutating func setSharpness(_ value: Double, at t: Double) {
+        options.sharpness = value
+        cut(at: t)
+        for i in pieces.indices where pieces[i].start >= t { pieces[i].sharpness = value }
+    }
+
+    /// A new pace (breaths per minute) from the first phase boundary at or after `t`: no jump in the felt
+    /// curve, the phase playing now ends as planned. Returns the boundary.
+    @discardableResult
+    public mutating func setPace(breathsPerMinute bpm: Double, at t: Double) -> Double {
+        cycleScale = (60 / bpm) / pattern.cycleSeconds
+        guard let boundary = pieces.first(where: { $0.start >= t && $0.phaseStart })?.start else { return duration }
+        let next = pieces.first { $0.start == boundary }!
+        let remaining = pieces.filter { $0.start >= boundary && $0.phaseStart }.count
+        pieces.removeAll { $0.start >= boundary }
+        place(from: boundary, cycle: next.cycle, phase: next.phaseIndex, phases: looping ? nil : remaining)
+        return boundary
+    }
+
+    /// Pause at `t`: fade out over 0.15 s, then silence until `resume`.
+    public mutating func pause(at t: Double) {
+        guard pausedAt == nil else { return }
+        suspended = fadeOut(at: t).map { var p = $0; p.start -= t; return p }
+        pausedAt = t
+    }
+
+    /// Resume at `t` where the pause left the breath, fading in over 0.15 s.
+    public mutating func resume(at t: Double) {
+        guard let suspended, pausedAt != nil else { return }
+        pieces += suspended.map { var p = $0; p.start += t; return p }
+        self.suspended = nil
+        pausedAt = nil
+        fadeStrength(from: t, over: LivePlan.fadeSeconds, rising: true)
+        if looping { extend(through: t + 60) }
+    }
+
+    /// Jump to the start of `phase` (an index into the pattern's phases) of `cycle`, at `t`: what plays
+    /// fades out over 0.15 s, then that phase starts (and the session goes on from there to its last cycle).
+    public mutating func seek(cycle: Int, phase: Int, at t: Double) {
+        let lastCycle = (suspended ?? pieces).last?.cycle ?? cycle
+        if pausedAt != nil {
+            pausedAt = nil
+            suspended = nil
+        } else {
+            _ = fadeOut(at: t)
+        }
+        let phases = looping ? nil : max(1, (lastCycle - cycle + 1) * pattern.phases.count - phase)
+        place(from: t + LivePlan.fadeSeconds, cycle: cycle, phase: min(phase, pattern.phases.count - 1), phases: phases)
+    }
+
+    /// Finish the breath playing at `t` (its cycle), then stop: later cycles are dropped, looping ends.
+    public mutating func finishAfterThisBreath(at t: Double) {
+        let current = pieces.last { $0.start <= t }?.cycle ?? 1
+        looping = false
+        pieces.removeAll { $0.cycle > current }
+        if let s = suspended { suspended = s.filter { $0.cycle <= current } }
+    }
+
+    /// With looping on, adds whole cycles until the plan reaches `t`.
+    public mutating func extend(through t: Double) {
+        guard looping, pausedAt == nil else { return }
+        while (pieces.last?.end ?? 0) < t {
+            let last = pieces.last
+            let cycle = (last?.cycle ?? 0) + 1
+            place(from: last?.end ?? 0, cycle: cycle, phase: 0, phases: pattern.phases.count)
+        }
+    }
+
+    // MARK: - what it plays
+
+    /// The pattern from session time `origin` on, with times relative to it (a renderer starting there).
+    public func haptics(from origin: Double = 0) -> HapticPattern {
+        var events: [HapticEvent] = []
+        var curves: [ParameterCurve] = []
+        var previous: BreathPhase?
+        for piece in pieces where piece.end > origin {
+            let p = piece.start < origin ? piece.tail(from: origin) : piece
+            defer { previous = p.kind }
+            guard p.kind == .inhale || p.kind == .exhale, p.seconds > 0 else { continue }
+            var start = p.start - origin
+            var from = p.from
+            if options.cues && p.phaseStart && previous != p.kind {
+                curves.append(ParameterCurve(parameter: .intensityControl, time: start, points: [ControlPoint(time: 0, value: 1)]))
+                let level = p.kind == .inhale ? BreathOptions.inhaleTap : BreathOptions.exhaleTap
+                events.append(.transient(at: start, intensity: level * p.strength, sharpness: p.sharpness))
+                start += BreathOptions.tapSeconds  // (the swell then starts at its phase's level, as BreathPlan's does)
+            }
+            let seconds = p.end - origin - start
+            guard seconds > 0 else { continue }
+            events.append(.continuous(at: start, duration: seconds, intensity: options.peak * p.strength, sharpness: p.sharpness))
+            curves.append(ParameterCurve(parameter: .intensityControl, time: start, points: [
+                ControlPoint(time: 0, value: from, easing: options.easing), ControlPoint(time: seconds, value: p.to),
+            ]))
+        }
+        if options.cues && !looping && pausedAt == nil, let end = pieces.last?.end, end >= origin {
+            curves.append(ParameterCurve(parameter: .intensityControl, time: end - origin, points: [ControlPoint(time: 0, value: 1)]))
+            for (offset, level) in BreathOptions.endTaps {
+                events.append(.transient(at: end - origin + offset, intensity: level * options.strength, sharpness: options.sharpness))
+            }
+        }
+        return HapticPattern(events: events, curves: curves)
+    }
+
+    /// The phase playing at `t`: its kind, cycle, seconds left (nil in a pause or after the end).
+    public func phase(at t: Double) -> (kind: BreathPhase, cycle: Int, remaining: Double)? {
+        guard let p = pieces.last(where: { $0.start <= t && t < $0.end }) else { return nil }
+        // The phase may continue in later pieces (cut by edits): count to its real end.
+        var end = p.end
+        for q in pieces where q.start >= end - 1e-9 && q.start <= end + 1e-9 && !q.phaseStart && q.kind == p.kind { end = q.end }
+        return (p.kind, p.cycle, end - t)
+    }
+
+    /// What the breath is doing at `t`, for the live view (nil in a pause or after the end).
+    public func sample(at t: Double) -> BreathSample? {
+        guard let p = pieces.last(where: { $0.start <= t && t < $0.end }), let phase = phase(at: t) else { return nil }
+        let swell = p.kind == .inhale || p.kind == .exhale ? p.level(at: t) * p.strength : 0
+        return BreathSample(phase: p.kind, phaseRemaining: phase.remaining, cycle: p.cycle, intensity: swell)
+    }
+
+    /// Cycles in the plan (growing while it loops).
+    public var cycles: Int { (suspended?.last ?? pieces.last)?.cycle ?? 1 }
+
+    /// Session times at which phases start, with their kind and cycle.
+    public var phaseStarts: [(time: Double, kind: BreathPhase, cycle: Int)] {
+        pieces.filter(\.phaseStart).map { ($0.start, $0.kind, $0.cycle) }
+    }
+
+    // MARK: - internals
+
+    /// Splits the piece containing `t` so a piece boundary falls on `t`.
+    mutating func cut(at t: Double) {
+        guard let i = pieces.firstIndex(where: { $0.start < t && t < $0.end }) else { return }
+        let p = pieces[i]
+        pieces[i] = p.head(to: t)
+        pieces.insert(p.tail(from: t), at: i + 1)
+    }
+
+    func strengthAt(_ t: Double) -> Double {
+        pieces.last { $0.start <= t }?.strength ?? options.strength
+    }
+
+    /// Sets the strength of the stretch [a, b) (cutting pieces at its ends).
+    mutating func setStrength(_ s: Double, from a: Double, to b: Double) {
+        cut(at: a)
+        cut(at: b)
+        for i in pieces.indices where pieces[i].start >= a && pieces[i].end <= b + 1e-12 { pieces[i].strength = s }
+    }
+
+    /// Cuts at `t` and removes what follows, except 0.15 s of the piece playing then, its strength fading
+    /// to 0. Returns the removed pieces (from `t` on).
+    mutating func fadeOut(at t: Double) -> [LivePiece] {
+        cut(at: t)
+        let following = pieces.filter { $0.start >= t }
+        pieces.removeAll { $0.start >= t }
+        if let first = following.first {
+            var fade = first
+            fade.seconds = min(first.seconds, LivePlan.fadeSeconds)
+            fade.to = first.level(at: first.start + fade.seconds)
+            fade.phaseStart = false
+            pieces.append(fade)
+            fadeStrength(from: t, over: fade.seconds, rising: false)
+        }
+        return following
+    }
+
+    /// A linear fade of the strength over [t, t + seconds), in 5 steps, to 0 or from 0.
+    mutating func fadeStrength(from t: Double, over seconds: Double, rising: Bool) {
+        let full = options.strength
+        let steps = 5
+        for k in 0..<steps {
+            let a = t + seconds * Double(k) / Double(steps)
+            let b = t + seconds * Double(k + 1) / Double(steps)
+            let f = rising ? Double(k + 1) / Double(steps + 1) : 1 - Double(k + 1) / Double(steps + 1)
+            setStrength(full * f, from: a, to: b)
+        }
+    }
+
+    /// Places `phases` whole phases (nil: until `extend` adds more) from pattern phase `phase` of `cycle`,
+    /// starting at `t`, at the current pace.
+    mutating func place(from t: Double, cycle: Int, phase: Int, phases count: Int?) {
+        var at = t
+        var c = cycle
+        var i = phase
+        var placed = 0
+        let limit = count ?? pattern.phases.count
+        while placed < limit {
+            let spec = pattern.phases[i]
+            let seconds = spec.seconds * cycleScale
+            pieces.append(LivePiece(kind: spec.kind, cycle: c, phaseIndex: i, start: at, seconds: seconds, from: spec.from,
+                                    to: spec.to, strength: options.strength, sharpness: options.sharpness, phaseStart: true))
+            at += seconds
+            placed += 1
+            i += 1
+            if i == pattern.phases.count {
+                i = 0
+                c += 1
+            }
+        }
+    }
+}

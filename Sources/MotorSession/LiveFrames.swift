@@ -1,0 +1,139 @@
+// Duty frames of a breath that can be changed while it plays: frames are rendered ahead from a LivePlan;
+// an edit at frame k drops what was rendered from k on and picks the rendering up there, from a renderer
+// that starts a few seconds earlier so the motor model has the same state at k (the splice is seamless).
+
+import Breath
+
+/// What can change while a breath plays.
+public enum BreathChange: Sendable, Equatable {
+    case strength(Double)
+    case sharpness(Double)
+    case pace(breathsPerMinute: Double)
+    case pause
+    case resume
+    /// To the start of a phase (index into the pattern's phases) of a cycle.
+    case seek(cycle: Int, phase: Int)
+    case finishAfterThisBreath
+}
+
+public final class LiveFrames: FrameSource {
+    public private(set) var plan: LivePlan
+    public let frameRate: Int
+    let resolution: DutyResolution
+    let motor: MotorProfile
+    let compensate: Bool
+    /// The board's drive ceiling (LIMITS), kept by every renderer; a restarted one replays
+    /// `contextSeconds` first, long enough to spend or earn the overdrive budget as the breath did.
+    let ceiling: DriveCeiling?
+    /// Frames of warm-up before breath time 0 (frame `warmupFrames` is breath time 0).
+    public let warmupFrames: Int
+    private var renderer: FrameRenderer
+    /// Session frame index of the renderer's frame 0.
+    private var rendererBase = 0
+    private var cache: [UInt16] = []
+    private var cacheBase = 0
+    private let keep: Int
+    /// Seconds of breath a new renderer plays (and discards) before the frame where a change takes effect.
+    static let contextSeconds = 1.0
+
+    public init(plan: LivePlan, frameRate: Int, resolution: DutyResolution, motor: MotorProfile = .referenceERM,
+                compensate: Bool = true, warmup: Double = 0, ceiling: DriveCeiling? = nil, keep: Int = 16_384) {
+        self.plan = plan
+        self.ceiling = ceiling
+        self.frameRate = frameRate
+        self.resolution = resolution
+        self.motor = motor
+        self.compensate = compensate
+        self.keep = keep
+        renderer = FrameRenderer(pattern: plan.haptics(), duration: plan.duration.isFinite ? plan.duration : 0,
+                                 frameRate: frameRate, resolution: resolution, motor: motor, compensate: compensate,
+                                 warmup: warmup, ceiling: ceiling)
+        warmupFrames = renderer.warmupFrames
+    }
+
+    /// Frames until the breath ends; while paused, an hour past the pause (it grows as time goes on).
+    public var frameCount: Int {
+        if plan.pausedAt != nil { return frame(atBreathTime: plan.pausedAt!) + 3600 * frameRate }
+        return frame(atBreathTime: plan.duration)
+    }
+
+    /// Session frame index at breath time `t` (rounded up: the first frame at or after it).
+    public func frame(atBreathTime t: Double) -> Int {
+        warmupFrames + Int((t * Double(frameRate) - 1e-9).rounded(.up))
+    }
+
+    public func breathTime(ofFrame i: Int) -> Double { Double(i - warmupFrames) / Double(frameRate) }
+
+    public func frames(from start: Int, count: Int) -> [UInt16] {
+        if plan.looping { extendLoop(through: start + count) }
+        let end = min(start + count, frameCount)
+        guard end > start else { return [] }
+        while cacheBase + cache.count < end {
+            let before = cache.count
+            renderer.render(count: max(256, end - cacheBase - cache.count), into: &cache)
+            if cache.count == before {  // the renderer has ended (a pause): silence from here
+                cache += [UInt16](repeating: silence, count: end - cacheBase - cache.count)
+            }
+        }
+        if cache.count > keep * 2 {
+            let drop = cache.count - keep
+            cache.removeFirst(drop)
+            cacheBase += drop
+        }
+        return (start..<end).map { $0 >= cacheBase ? cache[$0 - cacheBase] : silence }
+    }
+
+    /// The raw value of no drive.
+    private var silence: UInt16 { 0 }
+
+    /// Makes `change` from frame `k` on (the first frame that can still change on the board); returns the
+    /// first frame whose duty may differ (k, or a later phase boundary for a change of pace).
+    @discardableResult
+    public func apply(_ change: BreathChange, fromFrame k: Int) -> Int {
+        // Frames before k stay as they were: render them with the plan as it was, if not yet done.
+        if k > 0 && cacheBase + cache.count < k { _ = frames(from: k - 1, count: 1) }
+        let t = max(0, breathTime(ofFrame: k))
+        var effective = k
+        switch change {
+        case .strength(let s): plan.setStrength(s, at: t)
+        case .sharpness(let s): plan.setSharpness(s, at: t)
+        case .pace(let bpm): effective = frame(atBreathTime: plan.setPace(breathsPerMinute: bpm, at: t))
+        case .pause: plan.pause(at: t)
+        case .resume: plan.resume(at: t)
+        case .seek(let cycle, let phase): plan.seek(cycle: cycle, phase: phase, at: t)
+        case .finishAfterThisBreath: plan.finishAfterThisBreath(at: t)
+        }
+        // Frames before the first one that may differ stay as rendered (and as sent): a pace change keeps
+        // the phase playing as it was, to the frame.
+        restart(at: effective)
+        return effective
+    }
+
+    /// Re-renders from frame `k` on: a renderer started `contextSeconds` earlier on the changed plan,
+    /// fast-forwarded to k.
+    private func restart(at k: Int) {
+        let breathStart = max(0, breathTime(ofFrame: k) - LiveFrames.contextSeconds)
+        let origin = frame(atBreathTime: breathStart)
+        let originTime = breathTime(ofFrame: origin)
+        let remaining = plan.duration.isFinite ? plan.duration - originTime : plan.pausedAt.map { $0 - originTime + 1 } ?? 0
+        renderer = FrameRenderer(pattern: plan.haptics(from: originTime), duration: max(0, remaining), frameRate: frameRate,
+                                 resolution: resolution, motor: motor, compensate: compensate, warmup: 0, ceiling: ceiling)
+        rendererBase = origin
+        var discard: [UInt16] = []
+        renderer.render(count: k - origin, into: &discard)
+        if k < cacheBase + cache.count { cache.removeLast(cacheBase + cache.count - max(k, cacheBase)) }
+        if k > cacheBase + cache.count {
+            // (Frames between the cache's end and k were never rendered: render them from the new plan.)
+            let gap = k - cacheBase - cache.count
+            cache += discard.suffix(gap)
+        }
+    }
+
+    private func extendLoop(through index: Int) {
+        let horizon = breathTime(ofFrame: index) + 60
+        guard plan.duration < horizon else { return }
+        let k = cacheBase + cache.count
+        plan.extend(through: horizon + 120)
+        restart(at: k)
+    }
+}

@@ -1,0 +1,86 @@
+// Changes to a breath while it plays: each is made from the first frame the board has not yet output
+// (by the time the change can reach it), the frames already sent from there are replaced on the board
+// (REPLACE), and the event of its arrival at the motor is reported from the board's own PLAYED evidence.
+
+import Breath
+import MotorWire
+
+/// A change waiting for the board's proof that it reached the motor.
+struct PendingEffect {
+    var change: BreathChange
+    var frame: Int
+    var receivedNs: UInt64
+}
+
+extension Player {
+    /// Makes the changes waiting in `controls`.
+    func applyChanges() throws(SessionError) {
+        for (change, received) in controls.take() {
+            guard let live = source as? LiveFrames else {
+                onEvent?(.refused(change: change, reason: "this session plays a fixed pattern (an AHAP file): nothing to change"))
+                continue
+            }
+            let replace = prepared.info.capabilities & Info.capReplace != 0
+            // Without REPLACE the frames already sent play as they are: change only what is not yet sent.
+            // Re-rendering takes time too (a debug build: tens of ms): the board moves on meanwhile.
+            let renderFrames = Int(applyNs * 3 / 2 * UInt64(rate) / 1_000_000_000) + 1
+            let k = replace ? max(firstChangeableFrame + renderFrames, window.playedThrough) : window.highestSent
+            let started = now
+            let first = live.apply(change, fromFrame: k)
+            applyNs = (applyNs + elapsed(now, since: started)) / 2
+            total = live.frameCount
+            report.framesTotal = total
+            if replace && first < window.highestSent {
+                var at = first
+                while at < min(window.highestSent, total) {
+                    let n = try sendBlock(from: at, count: min(framesPerMessage, window.highestSent - at), replacing: true)
+                    guard n > 0 else { break }
+                    report.replaced += n
+                    at += n
+                }
+            }
+            if end.stopSent {  // the end moved: tell the board the new one now
+                end = StreamEnd()
+                if window.next >= total { try endStreamIfSent(at: now) }
+            }
+            pendingEffects.append(PendingEffect(change: change, frame: first, receivedNs: received))
+        }
+    }
+
+    /// The first frame a change can still reach: the one the board will be about to output when a message
+    /// sent now arrives. The slowest recent round trip bounds the one-way delay (a frame replaced after the
+    /// board output it would leave it playing a value the host no longer means), plus the board's own
+    /// output lead, plus two frames and 3 ms of margin.
+    var firstChangeableFrame: Int {
+        let t = now
+        let playing = t < sessionStartNs ? wireBase : Int((t - sessionStartNs) * UInt64(rate) / 1_000_000_000)
+        let slowest = sync.tracker.samples.suffix(50).map(\.rttNs).max() ?? 20_000_000
+        let transitNs = slowest / 2 + 3_000_000
+        let transit = Int((transitNs * UInt64(rate) + 999_999_999) / 1_000_000_000)
+        return max(wireBase, playing + transit + boardLeadFrames + 2)
+    }
+
+    /// Events for what a PLAYED report shows was output: phase starts, changes that reached the motor.
+    func noteEvents(_ p: Played, first: Int) {
+        guard let onEvent, let tb = timebase else { return }
+        let end = first + Int(p.count)
+        func tick(_ i: Int) -> UInt64 { i == first ? p.firstTick : tb.due(wire(i)) }
+        func hostNs(_ tick: UInt64) -> UInt64 { sync.tracker.estimate()?.hostNs(atTick: tick) ?? now }
+        if let live = source as? LiveFrames {
+            for s in live.plan.phaseStarts {
+                let i = live.frame(atBreathTime: s.time)
+                guard i >= first && i < end && i > lastPhaseEventFrame else { continue }
+                lastPhaseEventFrame = i
+                onEvent(.phase(kind: s.kind, cycle: s.cycle, frame: i, boardTick: tick(i), hostNs: hostNs(tick(i))))
+            }
+        }
+        pendingEffects.removeAll { e in
+            guard e.frame < end else { return false }
+            let i = max(e.frame, first)
+            let at = hostNs(tick(i))
+            onEvent(.applied(change: e.change, frame: i, boardTick: tick(i),
+                             latencyMs: (Double(at) - Double(e.receivedNs)) / 1e6, receivedNs: e.receivedNs))
+            return true
+        }
+    }
+}

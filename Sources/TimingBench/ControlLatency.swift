@@ -1,0 +1,102 @@
+// How fast a change to a playing breath reaches the motor: a session that is steered at random instants
+// (strength, pause and resume, pace), measured from each change's arrival to the output of its first
+// changed frame. On a simulated board the output time comes from the board's true clock; on a real port
+// from the board's own PLAYED tick through the host's clock estimate.
+
+import Breath
+import MotorSession
+import MotorWire
+import SerialLink
+import SimBoard
+
+public struct ControlLatencyResult: Sendable, Codable {
+    public var changes = 0
+    /// From the change's arrival to its first frame at the output, as the host reports it (board tick
+    /// through the clock estimate), ms.
+    public var reportedMs = Percentiles()
+    /// The same on the simulated board's true clock (0 on real hardware).
+    public var trueMs = Percentiles()
+    /// Frames the board output with a value the host did not mean at the time (goal 0).
+    public var wrongDuties = 0
+    /// Frames replaced too late (the board had output them already): late_frames on the board.
+    public var replacedTooLate = 0
+    public var framesReplaced = 0
+
+    enum CodingKeys: String, CodingKey {
+        case changes, reportedMs = "reported_ms", trueMs = "true_ms", wrongDuties = "wrong_duties"
+        case replacedTooLate = "replaced_too_late", framesReplaced = "frames_replaced"
+    }
+}
+
+public enum ControlLatency {
+    /// The changes, in the order they are made: strength, pause, resume, pace, round and round.
+    static func change(_ k: Int, _ rng: inout SplitMix64) -> BreathChange {
+        switch k % 4 {
+        case 0: return .strength(0.2 + 0.8 * rng.unit())
+        case 1: return .pause
+        case 2: return .resume
+        default: return .pace(breathsPerMinute: 5 + 4 * rng.unit())
+        }
+    }
+
+    /// Steers a looping box breath `count` times (every 1-2.5 s) on a channel to a prepared board; `world`
+    /// (a simulation) gives the true clock. The session ends after the last change's breath.
+    public static func run(channel: BoardChannel, prepared: Prepared, world: SimWorld?, count: Int, seed: UInt64,
+                           frameRate: Int = 250) throws -> ControlLatencyResult {
+        var options = SessionOptions()
+        options.frameRate = frameRate
+        options.allowReverse = true
+        let resolution: DutyResolution = prepared.config.dutyFormat == .i16 ? .i16 : .u8
+        let live = LiveFrames(plan: LivePlan(pattern: BreathPattern.presets[1], options: BreathOptions(), loop: true),
+                              frameRate: frameRate, resolution: resolution, warmup: 0.3)
+        let player = Player(channel: channel, prepared: prepared, options: options)
+        var truth: TrueTiming?
+        if let world {
+            world.recordPlays = true
+            player.reopen = { world.hostLink }
+            truth = TrueTiming(world: world, player: player, expected: live)
+        }
+        var rng = SplitMix64(seed: seed)
+        var applied: [(frame: Int, reportedMs: Double, receivedNs: UInt64)] = []
+        player.onEvent = { event in
+            // (A pace change waits for the next phase boundary by design: not a latency.)
+            guard case .applied(let change, let frame, _, let ms, let received) = event else { return }
+            if case .pace = change { return }
+            if case .finishAfterThisBreath = change { return }
+            applied.append((frame, ms, received))
+        }
+        let clock = channel.clock
+        var next = clock.nowNs() + 3_000_000_000
+        var made = 0
+        let report = try player.play(live, shouldStop: {
+            let t = clock.nowNs()
+            if made < count && t >= next {
+                let c = change(made, &rng)
+                player.controls.send(c)
+                made += 1
+                if made == count { player.controls.send(.finishAfterThisBreath) }
+                next = t + 1_000_000_000 + UInt64(rng.unit() * 1.5e9)
+            }
+            return false
+        })
+        var result = ControlLatencyResult()
+        result.changes = applied.count
+        result.reportedMs = Percentiles(applied.map(\.reportedMs))
+        result.framesReplaced = report.replaced
+        result.replacedTooLate = report.lateArrivals
+        if let world, let truth {
+            // The true output time of each change's first frame, from the board's record on its true clock.
+            let plays = world.plays
+            var trueMs: [Double] = []
+            for a in applied {
+                guard let p = plays.first(where: { $0.boot < player.wireBases.count && player.wireBases[$0.boot] + Int($0.index) == a.frame })
+                else { continue }
+                let outputNs = world.clockHistory[p.boot].hostNs(atTick: p.tick)
+                trueMs.append((Double(outputNs) - Double(a.receivedNs)) / 1e6)
+            }
+            result.trueMs = Percentiles(trueMs)
+            result.wrongDuties = truth.wrongDuties
+        }
+        return result
+    }
+}

@@ -1,0 +1,118 @@
+// Where every way of steering a playing breath meets: keys, JSON lines on stdin, a Unix socket. It keeps
+// the current intensity, sharpness and pace (keys step them), turns commands into changes for the
+// session's inbox, and sends the session's events to every listener.
+
+import Breath
+import MotorSession
+import SerialLink
+
+final class ControlHub: @unchecked Sendable {
+    let inbox: ControlInbox
+    let pattern: BreathPattern
+    private let baseStrength: Double
+    private let baseSharpness: Double
+    private let lock = Mutex()
+    private var sinks: [Int: (String) -> Void] = [:]
+    private var nextSink = 0
+    private(set) var intensity = 1.0
+    private(set) var sharpnessOffset = 0.0
+    private(set) var bpm: Double
+    private(set) var paused = false
+    /// In the palette, left/right change the sharpness (there is no pace to change).
+    var arrowsChangeSharpness = false
+    /// The "prepared" event, sent again to every client that connects later (so none misses what board it is).
+    var greeting: String? {
+        get { lock.withLock { greetingLine } }
+        set { lock.withLock { greetingLine = newValue } }
+    }
+    private var greetingLine: String?
+
+    init(inbox: ControlInbox, pattern: BreathPattern, strength: Double, sharpness: Double) {
+        self.inbox = inbox
+        self.pattern = pattern
+        baseStrength = strength
+        baseSharpness = sharpness
+        bpm = 60 / pattern.cycleSeconds
+    }
+
+    /// What the live line shows: "intensity 80 %  pace 5.5/min" (and "paused").
+    var summary: String {
+        lock.withLock {
+            var s = "intensity \(Int((intensity * 100).rounded()))%  "
+            s += arrowsChangeSharpness ? "sharpness \(String(format: "%.1f", min(1, max(0, baseSharpness + sharpnessOffset))))"
+                : "pace \(String(format: "%.1f", bpm))/min"
+            if paused { s += "  paused" }
+            return s
+        }
+    }
+
+    /// Makes `command`; returns the error line to answer with, if any.
+    @discardableResult
+    func handle(_ command: ControlCommand) -> String? {
+        lock.withLock {
+            switch command {
+            case .intensity(let v):
+                intensity = v
+                inbox.send(.strength(min(1, baseStrength * v)))
+            case .sharpness(let v):
+                sharpnessOffset = v
+                inbox.send(.sharpness(min(1, max(0, baseSharpness + v))))
+            case .change(let change):
+                switch change {
+                case .pace(let b): bpm = b
+                case .pause: paused = true
+                case .resume: paused = false
+                case .seek: paused = false
+                default: break
+                }
+                inbox.send(change)
+            case .stop:
+                inbox.requestStop()
+            }
+            return nil
+        }
+    }
+
+    /// A line of the control protocol from a program; the error line to answer with, if any.
+    func handle(line: String) -> String? {
+        do {
+            return handle(try ControlCommand.parse(line, pattern: pattern))
+        } catch {
+            return ControlEvents.line(["event": "error", "message": "\(error)"])
+        }
+    }
+
+    // Keys: up/down intensity, right/left pace, space pause/resume, f finish, q quit.
+    func key(_ key: Key) {
+        switch key {
+        case .up: handle(.intensity(min(1, (intensity * 10).rounded() / 10 + 0.1)))
+        case .down: handle(.intensity(max(0, (intensity * 10).rounded() / 10 - 0.1)))
+        case .right where arrowsChangeSharpness: handle(.sharpness(min(1 - baseSharpness, sharpnessOffset + 0.1)))
+        case .left where arrowsChangeSharpness: handle(.sharpness(max(-baseSharpness, sharpnessOffset - 0.1)))
+        case .right: handle(.change(.pace(breathsPerMinute: min(30, bpm + 0.5))))
+        case .left: handle(.change(.pace(breathsPerMinute: max(1, bpm - 0.5))))
+        case .space: handle(.change(paused ? .resume : .pause))
+        case .finish: handle(.change(.finishAfterThisBreath))
+        case .quit: handle(.stop)
+        }
+    }
+
+    enum Key { case up, down, left, right, space, finish, quit }
+
+    /// Adds a listener for events; returns its id for `removeSink`.
+    func addSink(_ sink: @escaping (String) -> Void) -> Int {
+        lock.withLock {
+            nextSink += 1
+            sinks[nextSink] = sink
+            return nextSink
+        }
+    }
+
+    func removeSink(_ id: Int) { lock.withLock { _ = sinks.removeValue(forKey: id) } }
+
+    /// Sends an event line to every listener.
+    func emit(_ line: String) {
+        let all = lock.withLock { Array(sinks.values) }
+        for s in all { s(line) }
+    }
+}

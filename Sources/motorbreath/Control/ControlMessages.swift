@@ -1,0 +1,108 @@
+// The control protocol of `play --control -` and `--control-socket`: one JSON object per line each way.
+// Commands in ({"command":"intensity","value":0.5}), events out ({"event":"phase",...}). docs/control.md
+// describes every message.
+
+import Breath
+import Foundation
+import MotorSession
+
+/// A command from a controlling program, checked and turned into what the session understands.
+enum ControlCommand: Equatable {
+    case change(BreathChange)
+    /// Intensity: a multiplier of the session's strength, 0...1 (like Core Haptics' HapticIntensityControl).
+    case intensity(Double)
+    /// Sharpness: an offset added to the session's sharpness, -1...1.
+    case sharpness(Double)
+    case stop
+
+    /// Parses one line; the error is the one line to send back.
+    static func parse(_ line: String, pattern: BreathPattern) throws -> ControlCommand {
+        guard let data = line.data(using: .utf8), let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let command = object["command"] as? String else {
+            throw ControlError("not a command: expected a JSON object with a \"command\" field, got \(line.prefix(80))")
+        }
+        func number(_ key: String, _ range: ClosedRange<Double>) throws -> Double {
+            guard let v = (object[key] as? NSNumber)?.doubleValue, v.isFinite, range.contains(v) else {
+                throw ControlError("\(command): \"\(key)\" must be a number \(range.lowerBound)...\(range.upperBound)")
+            }
+            return v
+        }
+        switch command {
+        case "intensity": return .intensity(try number("value", 0...1))
+        case "sharpness": return .sharpness(try number("value", -1...1))
+        case "pace": return .change(.pace(breathsPerMinute: try number("bpm", 1...30)))
+        case "pause": return .change(.pause)
+        case "resume": return .change(.resume)
+        case "finish": return .change(.finishAfterThisBreath)
+        case "stop": return .stop
+        case "seek":
+            let cycle = Int(try number("cycle", 1...100_000))
+            let name = object["phase"] as? String ?? pattern.phases.first!.kind.rawValue
+            guard let kind = BreathPhase(rawValue: name), let index = pattern.phases.firstIndex(where: { $0.kind == kind }) else {
+                let kinds = pattern.phases.map(\.kind.rawValue)
+                throw ControlError("seek: \"phase\" must be one of this pattern's phases: \(kinds.joined(separator: ", "))")
+            }
+            return .change(.seek(cycle: cycle, phase: index))
+        default:
+            throw ControlError("unknown command \"\(command)\" (intensity, sharpness, pace, pause, resume, seek, finish, stop)")
+        }
+    }
+}
+
+struct ControlError: Error, CustomStringConvertible {
+    var description: String
+    init(_ text: String) { description = text }
+}
+
+/// Events as JSON lines.
+enum ControlEvents {
+    static func line(_ fields: [String: Any]) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    /// Wall-clock time of an instant `agoNs` before now (negative: ahead): ISO 8601 with milliseconds,
+    /// and Unix milliseconds.
+    static func wallClock(agoNs: Double) -> (iso: String, unixMs: Double) {
+        var real = timespec()
+        clock_gettime(CLOCK_REALTIME, &real)
+        let unixMs = (Double(real.tv_sec) * 1e9 + Double(real.tv_nsec) - agoNs) / 1e6
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return (f.string(from: Date(timeIntervalSince1970: unixMs / 1000)), unixMs)
+    }
+
+    static func describe(_ change: BreathChange) -> [String: Any] {
+        switch change {
+        case .strength(let s): return ["command": "intensity", "strength": s]
+        case .sharpness(let s): return ["command": "sharpness", "sharpness": s]
+        case .pace(let bpm): return ["command": "pace", "bpm": bpm]
+        case .pause: return ["command": "pause"]
+        case .resume: return ["command": "resume"]
+        case .seek(let cycle, let phase): return ["command": "seek", "cycle": cycle, "phase_index": phase]
+        case .finishAfterThisBreath: return ["command": "finish"]
+        }
+    }
+
+    /// `nowNs` is the session clock's now (the events' host times are on that clock).
+    static func encode(_ event: SessionEvent, nowNs: UInt64) -> String {
+        switch event {
+        case .phase(let kind, let cycle, let frame, let tick, let hostNs):
+            let wall = wallClock(agoNs: Double(nowNs) - Double(hostNs))
+            return line(["event": "phase", "phase": kind.rawValue, "cycle": cycle, "frame": frame, "board_tick": tick,
+                         "time": wall.iso, "unix_ms": wall.unixMs])
+        case .applied(let change, let frame, let tick, let latency, _):
+            var f = describe(change)
+            f["event"] = "applied"
+            f["frame"] = frame
+            f["board_tick"] = tick
+            f["latency_ms"] = (latency * 10).rounded() / 10
+            return line(f)
+        case .refused(let change, let reason):
+            var f = describe(change)
+            f["event"] = "refused"
+            f["reason"] = reason
+            return line(f)
+        }
+    }
+}

@@ -1,0 +1,75 @@
+// Play's live controls, set up from its options: keys in a terminal, JSON lines on stdin/stdout
+// (`--control -`), a Unix socket (`--control-socket`); the session's events go to every one of them.
+
+import Breath
+import Foundation
+import Glibc
+import MotorSession
+import MotorWire
+
+final class PlayControls {
+    let hub: ControlHub
+    private var socket: ControlSocket?
+    private var keys: KeyControl?
+
+    init(hub: ControlHub) { self.hub = hub }
+
+    /// Events of the end: the report, and the socket closed.
+    func finished(_ report: PlayReport) {
+        hub.emit(ControlEvents.line(["event": "finished", "report": reportFields(report)]))
+    }
+
+    func failed(_ message: String, report: PlayReport) {
+        hub.emit(ControlEvents.line(["event": "error", "message": message, "report": reportFields(report)]))
+    }
+
+    func stop() {
+        keys?.stop()
+        keys = nil
+        socket?.close()
+        socket = nil
+    }
+
+    private func reportFields(_ report: PlayReport) -> Any {
+        let encoder = JSONEncoder()
+        guard let data = try? encoder.encode(report), let object = try? JSONSerialization.jsonObject(with: data) else { return [:] }
+        return object
+    }
+
+    func attach(socketPath: String?, stdio: Bool, keys wantKeys: Bool) throws {
+        if stdio {
+            _ = hub.addSink { line in Self.writeOut(line) }
+            _ = StdinControl(hub: hub) { line in Self.writeOut(line) }
+        }
+        if let socketPath { socket = try ControlSocket(path: socketPath, hub: hub) }
+        if wantKeys { keys = KeyControl(hub: hub) }
+    }
+
+    /// Standard output, unbuffered: a controlling program reads each event as it happens.
+    static func writeOut(_ line: String) {
+        let bytes = Array(line.utf8)
+        _ = bytes.withUnsafeBytes { Glibc.write(1, $0.baseAddress, $0.count) }
+    }
+}
+
+extension Play {
+    /// The controls this run asked for (nil: none).
+    func startControls(session: BreathSession, plan: BreathPlan?, prepared: Prepared) throws -> PlayControls? {
+        let stdio = control == "-"
+        let keys = !noKeys && !stdio && !quiet && isatty(0) == 1
+        guard stdio || controlSocket != nil || keys else { return nil }
+        let pattern = plan?.pattern ?? BreathPattern(name: "ahap", inhale: 1, hold: 0, exhale: 1)
+        let hub = ControlHub(inbox: session.controls, pattern: pattern, strength: plan?.options.strength ?? 1,
+                             sharpness: plan?.options.sharpness ?? 0.3)
+        let controls = PlayControls(hub: hub)
+        do { try controls.attach(socketPath: controlSocket, stdio: stdio, keys: keys) } catch { throw fail("\(error)") }
+        let clock = session.channel.clock
+        session.onEvent = { hub.emit(ControlEvents.encode($0, nowNs: clock.nowNs())) }
+        let hello = ControlEvents.line(["event": "prepared", "board": prepared.info.displayName,
+                                        "motor": prepared.info.motorKind == .lra ? "LRA" : "ERM",
+                                        "frame_rate": Int(prepared.config.frameRateHz), "pattern": pattern.name])
+        hub.greeting = hello
+        hub.emit(hello)
+        return controls
+    }
+}

@@ -1,0 +1,75 @@
+// `motorbreath latency`: how fast a change to a playing breath reaches the motor (strength, pause,
+// resume at random instants), on the simulated board in virtual time or on a real port.
+
+import ArgumentParser
+import Foundation
+import MotorSession
+import SerialLink
+import SimBoard
+import TimingBench
+
+struct LatencyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "latency",
+        abstract: "Measure how fast a live change (intensity, pause, resume) reaches the motor.",
+        discussion: """
+            Plays a looping box breath and changes it at random instants, then reports the time from each \
+            change's arrival to the output of its first changed frame: as the host sees it (the board's tick \
+            through the clock estimate) and, on the simulated board, on its true clock. Without --port it runs \
+            in virtual time over --sim-link (default: a 16 ± 8 ms USB-serial link).
+
+            Examples:
+              motorbreath latency
+              motorbreath latency --port /dev/pts/3 --changes 20
+            """
+    )
+
+    @OptionGroup(title: "Board connection") var connection: PortArguments
+
+    @Option(help: "Simulated link (without --port) (default: latency=16ms,jitter=8ms,drift=500ppm).", transform: OptionValue.simLink)
+    var simLink: String = "latency=16ms,jitter=8ms,drift=500ppm"
+
+    @Option(parsing: .unconditional, help: "How many changes to make, 1...10000 (default: 40).", transform: OptionValue.int(1...10_000))
+    var changes: Int = 40
+
+    @Option(parsing: .unconditional, help: "Random seed (the instants and the changes) (default: 1).", transform: OptionValue.uint64)
+    var seed: UInt64 = 1
+
+    @Flag(help: "Print JSON.")
+    var json = false
+
+    func validate() throws {
+    }
+
+    func run() throws {
+        Signals.install()
+        let link: ByteLink
+        var clock: HostClock = SystemClock()
+        var world: SimWorld?
+        if connection.port != nil {
+            link = try connection.open(try connection.resolvedPath(), quiet: json)
+        } else {
+            let impairments: LinkImpairments
+            do { impairments = try LinkImpairments.parse(simLink) } catch { throw fail(error) }
+            let w = SimWorld(impairments: impairments, pacing: .virtual, seed: seed)
+            link = w.hostLink
+            clock = w.hostClock
+            world = w
+        }
+        defer { link.close() }
+        let channel = BoardChannel(link: link, clock: clock)
+        var options = SessionOptions()
+        options.allowReverse = true
+        options.helloTimeoutMs = connection.bootWait
+        let result: ControlLatencyResult
+        do {
+            let prepared = try channel.prepare(options: options)
+            result = try ControlLatency.run(channel: channel, prepared: prepared, world: world, count: changes, seed: seed)
+        } catch let e as SessionError { throw fail(e) }
+        if json { return try printJSON(result) }
+        func row(_ p: Percentiles) -> String { String(format: "p50 %.1f ms, p99 %.1f ms, max %.1f ms (%d changes)", p.p50, p.p99, p.max, p.count) }
+        print("change to motor, as the host reports it: \(row(result.reportedMs))")
+        if world != nil { print("change to motor, on the board's true clock: \(row(result.trueMs))") }
+        print("frames replaced \(result.framesReplaced), replaced too late \(result.replacedTooLate), wrong duties \(result.wrongDuties)")
+    }
+}

@@ -1,0 +1,114 @@
+// `motorbreath palette`: a steady vibration whose intensity and sharpness follow the keys, like Apple's
+// HapticPalette sample, to explore a motor and a spot on the skin before choosing a strength.
+
+import ArgumentParser
+import Breath
+import Foundation
+import Glibc
+import MotorSession
+import SerialLink
+import SimBoard
+
+struct PaletteCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "palette",
+        abstract: "Feel a steady vibration and change it with the keys: up/down intensity, left/right sharpness.",
+        discussion: """
+            Space pauses and resumes, q (or Ctrl-C) ends with the motor off. The live line shows the intensity \
+            and the sharpness; a program may steer it too, over --control-socket (see docs/control.md).
+
+            Examples:
+              motorbreath palette --simulate
+              motorbreath palette --port /dev/ttyUSB0
+            """
+    )
+
+    @OptionGroup(title: "Board connection") var connection: PortArguments
+
+    @Flag(help: "Use the built-in simulated board.")
+    var simulate = false
+
+    @Option(parsing: .unconditional, help: "Intensity to start at, 0...1 (default: 0.5).", transform: OptionValue.double(0...1))
+    var intensity: Double = 0.5
+
+    @Option(help: "Listen on this Unix socket for commands and events (JSON lines).")
+    var controlSocket: String?
+
+    func validate() throws {
+        guard simulate || connection.port != nil else { throw ValidationError("say where the board is: --port /dev/ttyUSB0, or --simulate") }
+    }
+
+    func run() throws {
+        Signals.install()
+        Signals.followResizes()
+        let link: ByteLink
+        var clock: HostClock = SystemClock()
+        if simulate {
+            let world = SimWorld(pacing: .realTime)
+            link = world.hostLink
+            clock = world.hostClock
+        } else {
+            link = try connection.open(try connection.resolvedPath())
+        }
+        defer { link.close() }
+        var options = SessionOptions()
+        options.allowReverse = true
+        options.helloTimeoutMs = connection.bootWait
+        let session = BreathSession(link: link, clock: clock, options: options)
+        // One long phase at a constant level, looping: a steady vibration the controls change.
+        let steady = BreathPattern(name: "palette", phases: [PhaseSpec(.inhale, 60, from: 1, to: 1)])
+        var breath = BreathOptions()
+        breath.peak = 1
+        breath.strength = intensity
+        let hub = ControlHub(inbox: session.controls, pattern: steady, strength: 1, sharpness: breath.sharpness)
+        hub.arrowsChangeSharpness = true
+        hub.handle(.intensity(intensity))
+        let sessionClock = session.channel.clock
+        session.onEvent = { hub.emit(ControlEvents.encode($0, nowNs: sessionClock.nowNs())) }
+        let keys = KeyControl(hub: hub)
+        defer { keys?.stop() }
+        var socket: ControlSocket?
+        if let path = controlSocket {
+            do { socket = try ControlSocket(path: path, hub: hub) } catch { throw fail("\(error)") }
+        }
+        defer { socket?.close() }
+        if keys == nil { Stderr.write("motorbreath: note: standard input is not a terminal: no keys (use --control-socket)\n") }
+        let report = try play(session, steady, breath, hub)
+        Stderr.write("motor \(report.motorOffAtExit ? "off" : "STATE UNKNOWN")\n")
+        if report.interrupted && Signals.pending != 0 { throw ExitCode(Signals.exitCode) }
+        if !report.motorOffAtExit { throw fail("could not confirm the motor is off") }
+    }
+
+    /// Plays the steady vibration with the live line showing the controls' values.
+    private func play(_ session: BreathSession, _ steady: BreathPattern, _ breath: BreathOptions, _ hub: ControlHub) throws -> PlayReport {
+        let view = PaletteView(hub: hub)
+        defer { view.finish() }
+        session.onStatus = { _ in view.show() }
+        session.shouldStop = { Signals.pending != 0 }
+        do {
+            let prepared = try session.prepare()
+            Stderr.write("board: \(prepared.info.displayName)\n")
+            return try session.play(steady, breath: breath, loop: true, warmup: 0)
+        } catch let e as SessionError {
+            throw fail(e)
+        }
+    }
+}
+
+/// The palette's live line: the intensity and the sharpness.
+final class PaletteView {
+    let hub: ControlHub
+    let line: LiveLine?
+
+    init(hub: ControlHub) {
+        self.hub = hub
+        line = Stderr.isTerminal ? LiveLine() : nil
+    }
+
+    func show() {
+        let text = "palette  " + hub.summary + "   (q quits)"
+        line?.draw { [Span(Terminal.clip(text, to: $0))] }
+    }
+
+    func finish() { line?.finish() }
+}
