@@ -36,12 +36,14 @@ let package = Package(
         .target(name: "SimBoard", dependencies: ["BoardCore", "MotorWire", "Breath", "SerialLink"]),
         // Host side of the protocol: prepare, clock sync, streaming, stop.
         .target(name: "MotorSession", dependencies: ["MotorWire", "SerialLink", "Breath"]),
+        // The conformance suite: every clause of protocol.md checked against a board, through its port only.
+        .target(name: "BoardConformance", dependencies: ["MotorSession", "MotorWire", "SerialLink"]),
         // Sessions against the simulated world, measured on the true board clock; the naive streamer.
         .target(name: "TimingBench", dependencies: ["SimBoard", "MotorSession", "Breath", "MotorWire", "SerialLink"]),
         .executableTarget(
             name: "motorbreath",
             dependencies: [
-                "MotorSession", "SimBoard", "SerialLink", "Breath", "TimingBench",
+                "MotorSession", "SimBoard", "SerialLink", "Breath", "TimingBench", "BoardConformance",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -59,6 +61,12 @@ let package = Package(
         // The firmware in QEMU (needs qemu-system-arm, socat, gcc-arm-none-eabi: .ci/install).
         .testTarget(
             name: "EmulatedBoardTests",
+            dependencies: ["MotorSession", "SerialLink", "Breath", "MotorWire", "motorbreath", "TestSupport"]
+        ),
+        // The ATmega328P firmware in simavr, judged at its PWM pin (needs gcc-avr, avr-libc, libsimavr-dev:
+        // .ci/install; hardware/avr's Makefile builds it).
+        .testTarget(
+            name: "AVRBoardTests",
             dependencies: ["MotorSession", "SerialLink", "Breath", "MotorWire", "motorbreath", "TestSupport"]
         ),
         .testTarget(

@@ -6,6 +6,8 @@ import SerialLink
 /// Everything that can end a session early, each with one line for the user.
 public enum SessionError: Error, Sendable, CustomStringConvertible {
     case link(LinkError)
+    /// The board is still there but lost the stream (its failsafe fired, it restarted): prepare again.
+    case boardLost(String)
     case noHello(port: String, ms: Int)
     case incompatible(String)
     case refused(Nak)
@@ -14,6 +16,7 @@ public enum SessionError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .link(let e): return e.description
+        case .boardLost(let why): return why
         case .noHello(let port, let ms):
             return "no motorbreath board answered on \(port) within \(ms) ms (is the firmware flashed and the baud rate right?)"
         case .incompatible(let why): return "incompatible board: \(why)"
@@ -23,26 +26,53 @@ public enum SessionError: Error, Sendable, CustomStringConvertible {
     }
 }
 
-/// Sends host messages and collects board messages over one link.
-public final class BoardChannel {
-    public private(set) var link: ByteLink
+/// Sends host messages and collects board messages over one link. Sending is safe from a second thread
+/// (the keep-alive); receiving belongs to one thread.
+public final class BoardChannel: @unchecked Sendable {
+    public var link: ByteLink { writeLock.withLock { currentLink } }
+    private var currentLink: ByteLink
     /// The host clock every timing decision reads (virtual in simulations).
     public let clock: HostClock
     private var decoder = FrameDecoder()
+    private let writeLock = Mutex()
     private var seq: UInt8 = 0
     private var pending: [BoardMessage] = []
     public private(set) var bytesSent = 0
     public private(set) var bytesReceived = 0
+    private var lastWrite: UInt64 = 0
+    private var longestGap: UInt64 = 0
+    /// Host time of the last message decoded from the board.
+    public private(set) var lastHeardNs: UInt64 = 0
 
     public init(link: ByteLink, clock: HostClock = SystemClock()) {
-        self.link = link
+        currentLink = link
         self.clock = clock
     }
 
-    /// Swaps in a reopened link (after a disconnect); any partial frame from the old one is dropped.
+    /// Host time of the last write to the board (any message, or a lone delimiter).
+    public var lastWriteNs: UInt64 { writeLock.withLock { lastWrite } }
+
+    /// The longest the host went without writing to the board since the last reset: what the board's
+    /// failsafe sees of host stalls.
+    public var longestWriteGapNs: UInt64 { writeLock.withLock { longestGap } }
+
+    public func resetWriteGap() {
+        writeLock.withLock {
+            longestGap = 0
+            lastWrite = clock.nowNs()
+        }
+    }
+
+    /// Closes the link now (before reopening the same port: the old handle holds its lock).
+    public func closeLink() { link.close() }
+
+    /// Swaps in a reopened link (after a disconnect); the old one is closed first, and any partial frame
+    /// from it is dropped.
     public func replaceLink(_ newLink: ByteLink) {
-        link.close()
-        link = newLink
+        writeLock.withLock {
+            currentLink.close()
+            currentLink = newLink
+        }
         decoder.reset()
         pending.removeAll()
     }
@@ -53,21 +83,36 @@ public final class BoardChannel {
     /// Sends one message; returns the sequence number it carried.
     @discardableResult
     public func send(_ message: HostMessage) throws(SessionError) -> UInt8 {
-        var wire = FixedBytes()
-        guard message.encode(seq: seq, into: &wire) else { throw .incompatible("message too large to encode") }
-        let used = seq
-        seq &+= 1
-        var bytes = [UInt8]()
-        bytes.reserveCapacity(wire.count)
-        for i in 0..<wire.count { bytes.append(wire[i]) }
-        do { try link.write(bytes) } catch { throw .link(error) }
-        bytesSent += bytes.count
-        return used
+        try writeLock.withLock { () throws(SessionError) -> UInt8 in
+            var wire = FixedBytes()
+            guard message.encode(seq: seq, into: &wire) else { throw .incompatible("message too large to encode") }
+            let used = seq
+            seq &+= 1
+            var bytes = [UInt8]()
+            bytes.reserveCapacity(wire.count)
+            for i in 0..<wire.count { bytes.append(wire[i]) }
+            try writeLocked(bytes)
+            return used
+        }
     }
 
     /// Sends a lone delimiter so the board drops any partial frame left from before.
     public func resync() throws(SessionError) {
-        do { try link.write([Wire.delimiter]) } catch { throw .link(error) }
+        try writeLock.withLock { () throws(SessionError) in try writeLocked([Wire.delimiter]) }
+    }
+
+    private func writeLocked(_ bytes: [UInt8]) throws(SessionError) {
+        do { try currentLink.write(bytes) } catch { throw .link(error) }
+        let t = clock.nowNs()
+        if lastWrite > 0 && t > lastWrite { longestGap = max(longestGap, t - lastWrite) }
+        lastWrite = t
+        bytesSent += bytes.count
+    }
+
+    /// Sends a HEARTBEAT if nothing was written for `idleNs` (from the keep-alive thread).
+    func keepAlive(idleNs: UInt64) {
+        let due = writeLock.withLock { clock.nowNs() &- lastWrite > idleNs }
+        if due { _ = try? send(.heartbeat) }
     }
 
     /// Reads what arrives within `timeoutMs` (returns early once something decodes).
@@ -84,6 +129,7 @@ public final class BoardChannel {
             guard case .packet(let p)? = decoder.push(b) else { continue }
             do throws(WireError) { out.append(try BoardMessage(p)) } catch { decoder.countMessageError(error) }
         }
+        if !out.isEmpty { lastHeardNs = clock.nowNs() }
         return out
     }
 

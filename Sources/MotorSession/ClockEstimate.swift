@@ -44,15 +44,22 @@ public struct ClockTracker: Sendable {
     public private(set) var samples: [ClockSample] = []
     /// All round trips seen, for the report.
     public private(set) var rtts: [UInt64] = []
-    /// Samples kept for the slope (the oldest drop out, so a changing drift is followed).
+    /// Samples kept, at most this many and this many seconds back: the slope follows a drift that
+    /// changes (an RC oscillator warming up) and stays precise for a stable crystal.
     public var capacity = 4096
-    /// A slope is fitted only once the samples span this long; before, the nominal rate is used.
+    public var windowS = 20.0
+    /// Until the samples span this long, the nominal rate is kept as long as it fits every exchange's
+    /// bounds (crystals are close to nominal); a rate that does not fit is fitted from the eighth sample on.
     public var minimumSpanS = 2.0
+    /// The slope is searched this far either side of nominal: a board clock may be 5 % off (RC oscillators).
+    public static let maxRateError = 0.05
     /// The offset comes from the recent samples (at the fitted slope): a window of 30 % of the slope's
     /// baseline, between these bounds, so more samples count once the slope is well known.
     public var offsetWindowS: ClosedRange<Double> = 1.0...10.0
-    /// Ticks per ns fitted over all kept samples, refreshed every 25 samples (the costly part).
+    /// Ticks per ns fitted over the kept samples, refreshed every 25 samples (the costly part).
     public private(set) var slope: Double
+    /// Smallest round trip among the kept samples (refreshed with the slope).
+    public private(set) var minRTTNs: UInt64 = 0
     private var sinceFit = 0
 
     public init(clockHz: UInt32) {
@@ -63,16 +70,19 @@ public struct ClockTracker: Sendable {
     public mutating func add(_ s: ClockSample) {
         samples.append(s)
         rtts.append(s.rttNs)
-        if samples.count > capacity { samples.removeFirst(samples.count - capacity) }
+        minRTTNs = samples.count == 1 ? s.rttNs : min(minRTTNs, s.rttNs)
         if rtts.count > 100_000 { rtts.removeFirst(rtts.count - 50_000) }
         sinceFit += 1
         if sinceFit >= 25 || samples.count < 25 {
             sinceFit = 0
+            let from = s.receivedNs > UInt64(windowS * 1e9) ? s.receivedNs - UInt64(windowS * 1e9) : 0
+            let old = samples.count - samples.suffix(while: { $0.sentNs >= from }).count
+            let drop = max(old, samples.count - capacity)
+            if drop > 0 { samples.removeFirst(drop) }
+            minRTTNs = samples.map(\.rttNs).min() ?? 0
             slope = fitSlope()
         }
     }
-
-    public var minRTTNs: UInt64 { samples.map(\.rttNs).min() ?? 0 }
 
     /// The current estimate (nil before the first sample).
     ///
@@ -97,16 +107,20 @@ public struct ClockTracker: Sendable {
                              ticksPerNs: slope, nominalTicksPerNs: nominalTicksPerNs)
     }
 
-    /// The slope that maximises the gap between the two envelopes (ternary search over +-2000 ppm).
+    /// The slope that maximises the gap between the two envelopes (ternary search over +-5 %); the nominal
+    /// rate while the samples are young and it fits them.
     func fitSlope() -> Double {
-        guard let newest = samples.last, let oldest = samples.first, samples.count >= 8,
-              Double(newest.sentNs - oldest.sentNs) / 1e9 >= minimumSpanS else { return nominalTicksPerNs }
-        var a = nominalTicksPerNs * (1 - 2e-3), b = nominalTicksPerNs * (1 + 2e-3)
-        for _ in 0..<60 {
+        guard let newest = samples.last, let oldest = samples.first, samples.count >= 8 else { return nominalTicksPerNs }
+        let span = Double(newest.sentNs - oldest.sentNs) / 1e9
+        func gap(_ slope: Double) -> Double {
+            let g = ClockTracker.envelopes(samples[...], slope: slope, reference: newest.receivedNs, tick0: newest.tick)
+            return g.low - g.high
+        }
+        if span < minimumSpanS && gap(nominalTicksPerNs) >= 0 { return nominalTicksPerNs }
+        var a = nominalTicksPerNs * (1 - ClockTracker.maxRateError), b = nominalTicksPerNs * (1 + ClockTracker.maxRateError)
+        for _ in 0..<64 {
             let m1 = a + (b - a) / 3, m2 = b - (b - a) / 3
-            let g1 = ClockTracker.envelopes(samples[...], slope: m1, reference: newest.receivedNs, tick0: newest.tick)
-            let g2 = ClockTracker.envelopes(samples[...], slope: m2, reference: newest.receivedNs, tick0: newest.tick)
-            if g1.low - g1.high < g2.low - g2.high { a = m1 } else { b = m2 }
+            if gap(m1) < gap(m2) { a = m1 } else { b = m2 }
         }
         return (a + b) / 2
     }

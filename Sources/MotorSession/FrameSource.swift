@@ -6,6 +6,12 @@ import Breath
 public protocol FrameSource: AnyObject {
     var frameCount: Int { get }
     func frames(from start: Int, count: Int) -> [UInt16]
+    /// Frames of warm-up before breath time 0.
+    var warmupFrames: Int { get }
+}
+
+extension FrameSource {
+    public var warmupFrames: Int { 0 }
 }
 
 /// Wraps a sequential `FrameRenderer`: renders ahead as frames are asked for and keeps the most recent
@@ -22,6 +28,7 @@ public final class FrameWindow: FrameSource {
     }
 
     public var frameCount: Int { renderer.frameCount }
+    public var warmupFrames: Int { renderer.warmupFrames }
 
     /// Frames [start, start + count) clipped to the end. Frames older than the window are no longer
     /// available and come back as zeros (a caller asking for them has a bug; a precondition would stop the motor

@@ -21,6 +21,8 @@ extension Info {
         var names: [String] = []
         if capabilities & Info.capReverse != 0 { names.append("reverse") }
         if capabilities & Info.capLRACarrier != 0 { names.append("lra-carrier") }
+        if capabilities & Info.capLimits != 0 { names.append("drive-ceiling") }
+        if capabilities & Info.capReplace != 0 { names.append("replace") }
         return names
     }
 }

@@ -6,6 +6,8 @@ public struct PlayReport: Sendable, Codable {
     /// Frame values transmitted, retransmissions included.
     public var framesSent = 0
     public var retransmits = 0
+    /// Frames sent again as REPLACE because the breath changed while they were buffered.
+    public var replaced = 0
     /// Frames the board reported as output (PLAYED), underrun slots included.
     public var framesPlayed = 0
     public var underruns = 0
@@ -13,8 +15,11 @@ public struct PlayReport: Sendable, Codable {
     public var lateArrivals = 0
     /// Frames the board output after their scheduled tick.
     public var playedLate = 0
-    /// PLAYED blocks whose duty CRC did not match what the host rendered.
+    /// PLAYED blocks whose duty CRC did not match what the host rendered (underrun zeros included).
     public var dutyMismatches = 0
+    /// PLAYED blocks (or, in simulation, frames) where a value the host never sent reached the motor: a
+    /// mismatch no run of underrun zeros explains. The goal is 0.
+    public var wrongDuties = 0
     /// PLAYED blocks that started before the previous one ended (frames reported twice or out of order).
     public var outOfOrder = 0
     /// Frames whose PLAYED report never arrived (lost on the line); their duties could not be checked.
@@ -24,6 +29,10 @@ public struct PlayReport: Sendable, Codable {
     public var crcErrors = 0
     public var hostRxErrors = 0
     public var reconnects = 0
+    /// Why each reconnect was needed, in order.
+    public var reconnectReasons: [String] = []
+    /// Times the board's failsafe fired during the session (each one followed by a re-prepare).
+    public var failsafeTrips = 0
     /// Longest silence caused by a reconnect, ms (last frame before to first frame after).
     public var reconnectGapMs = 0.0
     /// Frames skipped over by reconnects (the breath resumes where it should be by then).
@@ -36,19 +45,28 @@ public struct PlayReport: Sendable, Codable {
     public var scheduleErrorUs = Percentiles()
     public var clockDriftPPM = 0.0
     public var rttUs = Percentiles()
+    /// The longest the host went without writing to the board: what its failsafe saw of host stalls.
+    public var hostLongestSilenceMs = 0.0
+    /// Bytes on the wire each way (framing included): the link's load is bytes x 10 bits / baud / seconds.
+    public var bytesSent = 0
+    public var bytesReceived = 0
     public var interrupted = false
     public var motorOffAtExit = false
+    /// Why the session ended early (nil when it played to the end or was interrupted).
+    public var error: String?
 
     public init() {}
 
     enum CodingKeys: String, CodingKey {
-        case framesTotal = "frames_total", framesSent = "frames_sent", retransmits
+        case framesTotal = "frames_total", framesSent = "frames_sent", retransmits, replaced
         case framesPlayed = "frames_played", underruns, lateArrivals = "late_arrivals", playedLate = "played_late"
-        case dutyMismatches = "duty_mismatches", outOfOrder = "out_of_order", unreported, naks
-        case crcErrors = "crc_errors", hostRxErrors = "host_rx_errors", reconnects
+        case dutyMismatches = "duty_mismatches", wrongDuties = "wrong_duties", outOfOrder = "out_of_order", unreported, naks
+        case crcErrors = "crc_errors", hostRxErrors = "host_rx_errors", reconnects, reconnectReasons = "reconnect_reasons", failsafeTrips = "failsafe_trips"
         case reconnectGapMs = "reconnect_gap_ms", framesSkipped = "frames_skipped", retimes, prepareMs = "prepare_ms"
         case startErrorUs = "start_error_us", scheduleErrorUs = "schedule_error_us", clockDriftPPM = "clock_drift_ppm"
-        case rttUs = "rtt_us", interrupted, motorOffAtExit = "motor_off_at_exit"
+        case rttUs = "rtt_us", hostLongestSilenceMs = "host_longest_silence_ms", interrupted
+        case bytesSent = "bytes_sent", bytesReceived = "bytes_received"
+        case motorOffAtExit = "motor_off_at_exit", error
     }
 }
 

@@ -1,5 +1,5 @@
 // Clock tracking during playback: CLOCK exchanges, and re-timing the board (START) when its schedule
-// drifts from the estimate, so a board crystal hundreds of ppm off never makes the breath drift.
+// drifts from the estimate, so a board clock several percent off never makes the breath drift.
 
 import MotorWire
 
@@ -11,29 +11,28 @@ extension Player {
 
     /// Sends a CLOCK request when one is due (densely at first, then every `syncMs`).
     func syncClock(at t: UInt64) throws(SessionError) {
-        guard t >= nextSyncNs else { return }
-        let token = nextToken
-        nextToken &+= 1
-        clockTokens[token] = t
-        try channel.send(.clockRequest(token: token))
-        lastSendNs = t  // it keeps the board's failsafe fed, so no HEARTBEAT (and its STATUS reply) is needed
         let dense = Double(elapsed(t, since: sessionStartNs)) / 1e9 < options.denseSyncS || t < sessionStartNs
-        nextSyncNs = t + UInt64(dense ? options.denseSyncMs : options.syncMs) * 1_000_000
-        clockTokens = clockTokens.filter { elapsed(t, since: $0.value) < 2_000_000_000 }
+        let interval = UInt64(dense ? options.denseSyncMs : options.syncMs) * 1_000_000
+        guard let token = sync.request(at: t, intervalNs: interval) else { return }
+        try channel.send(.clockRequest(token: token))
     }
 
     func clockReply(token: UInt32, tick: UInt64) {
-        guard let sent = clockTokens.removeValue(forKey: token) else { return }
-        let sample = ClockSample(sentNs: sent, receivedNs: now, tick: tick)
-        tracker.add(sample)
-        lastRTTUs = Double(sample.rttNs) / 1000
+        guard let sample = sync.reply(token: token, tick: tick, at: now) else { return }
+        health.rttUs = Double(sample.rttNs) / 1000
         try? retimeIfNeeded()
+    }
+
+    /// How far the board's schedule may stray before it is re-timed: the configured threshold, but never
+    /// under two board ticks (a START can only name whole ticks; a coarser threshold would re-time forever).
+    var retimeThresholdUs: Double {
+        max(options.retimeThresholdUs, 2e6 / Double(prepared.info.clockHz))
     }
 
     /// Moves the board's timebase to the current estimate when they disagree by more than the threshold,
     /// anchored a little ahead of what is playing now.
     func retimeIfNeeded() throws(SessionError) {
-        guard let tb = timebase, let e = tracker.estimate() else { return }
+        guard let tb = timebase, let e = sync.tracker.estimate() else { return }
         let t = now
         let playing = t < sessionStartNs ? wireBase : Int((t - sessionStartNs) * UInt64(rate) / 1_000_000_000)
         let anchor = max(playing + rate / 10, wireBase)  // 100 ms ahead: already on its way, not yet output
@@ -46,7 +45,7 @@ extension Player {
         let later = wire(anchor + rate)
         let candidate = Timebase(anchorIndex: wire(anchor), anchorTick: desired, periodQ32: newPeriod)
         let laterUs = abs(Double(Int64(bitPattern: candidate.due(later) &- tb.due(later)))) / e.ticksPerNs / 1000
-        guard errorUs > options.retimeThresholdUs || laterUs > options.retimeThresholdUs else { return }
+        guard errorUs > retimeThresholdUs || laterUs > retimeThresholdUs else { return }
         guard elapsed(t, since: lastRetimeNs) >= 50_000_000 else { return }
         let start = Start(anchorIndex: wire(anchor), anchorTick: desired, periodQ32: newPeriod)
         try channel.send(.start(start))

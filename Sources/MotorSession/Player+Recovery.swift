@@ -1,55 +1,91 @@
-// Reconnecting after a board reset, an unplug or a silent board: reopen (bounded retries), prepare
-// again, and resume at the breath's current position, like a haptic engine's reset handler.
+// Getting the stream back after the board lost it (its failsafe fired, it restarted) or the link broke
+// (unplugged, the board process gone): prepare again, on the same link when it still works, on a
+// reopened port when it does not, and resume where the breath is by then, like a haptic engine's reset
+// handler. Bounded retries, each one shown in the live line.
 
 import MotorWire
 import SerialLink
 
 extension Player {
-    func recover(reason: String, onStatus: (LiveStatus) -> Void) throws(SessionError) {
+    /// Recovers from `error` if it is a lost board or a broken link; rethrows anything else.
+    func recover(from error: SessionError, onStatus: (LiveStatus) -> Void) throws(SessionError) {
+        var reopenNext: Bool
+        switch error {
+        case .boardLost:
+            reopenNext = false
+        case .link(let e):
+            switch e {
+            case .disconnected, .closed, .writeTimeout, .os: reopenNext = true
+            default: throw error
+            }
+        default:
+            throw error
+        }
+        if reopenNext && reopen == nil { throw error }
+        noteHostSilence()
+        report.reconnectReasons.append(error.description)
         let lostAt = lastFramePlayedNs
-        var lastError = reason
+        var lastError = error.description
+        counters.endStream()
+        dutyCheck.restart()
         for attempt in 1...max(1, options.reconnectAttempts) {
-            statusText = "reconnecting (attempt \(attempt)): \(lastError)"
-            onStatus(LiveStatus(elapsed: (Double(now) - Double(sessionStartNs)) / 1e9, framesPlayed: playedThrough,
-                                framesTotal: total, board: nil, retransmits: report.retransmits, rttUs: nil,
-                                driftPPM: nil, state: statusText))
-            do {
-                if let reopen {
-                    if attempt > 1 { try pause(ms: options.reconnectPauseMs) }
-                    channel.replaceLink(try reopen())
-                } else if attempt > 1 {
-                    try pause(ms: options.reconnectPauseMs)
+            statusText = "reconnecting (attempt \(attempt)/\(options.reconnectAttempts)): \(lastError)"
+            var live = liveStatus(at: now)
+            live.board = nil
+            onStatus(live)
+            do throws(SessionError) {
+                if attempt > 1 { pause(ms: options.reconnectPauseMs) }
+                if reopenNext, let reopen {
+                    // Close our own handle first: it holds the port's exclusive lock, so reopening while it is
+                    // still open would find the port "busy" every time.
+                    channel.closeLink()
+                    do throws(LinkError) { channel.replaceLink(try reopen()) } catch { throw SessionError.link(error) }
+                    reopenNext = false
                 }
                 let fresh = try channel.prepare(options: options)
                 prepared = fresh
-                tracker = fresh.clock
-                clockTokens.removeAll()
+                sync.restart(tracker: fresh.clock)
                 // Resume where the breath is by the time frames can play again.
                 let resumeNs = now + UInt64(options.startLeadMs) * 1_000_000
-                let resume = max(playedThrough, Int((Double(resumeNs) - Double(sessionStartNs)) * Double(rate) / 1e9))
+                let resume = max(window.playedThrough, Int((Double(resumeNs) - Double(sessionStartNs)) * Double(rate) / 1e9))
+                report.reconnects += 1
+                statusText = "playing"
                 guard resume < total else {
-                    playedThrough = total
+                    report.framesSkipped += max(0, total - window.playedThrough)
+                    window.playedThrough = total
+                    end.nothingLeft = true
                     return
                 }
-                report.framesSkipped += max(0, resume - playedThrough)
-                report.reconnects += 1
+                report.framesSkipped += max(0, resume - window.playedThrough)
                 try begin(at: resume)
                 let gap = (Double(intendedNs(resume)) - Double(lostAt)) / 1e6
                 report.reconnectGapMs = max(report.reconnectGapMs, gap)
-                statusText = "playing"
                 return
             } catch {
-                lastError = "\(error)"
+                lastError = error.description
+                switch error {
+                case .link: reopenNext = reopen != nil
+                // No answer on this handle twice in a row: a fresh handle may help (a USB adapter that
+                // re-enumerated under the same name).
+                default: if attempt % 2 == 0 && reopen != nil { reopenNext = true }
+                }
             }
         }
-        throw .timeout("the board to come back after \(options.reconnectAttempts) attempts (\(lastError))")
+        throw .timeout("the board to come back after \(options.reconnectAttempts) attempts (last: \(lastError))")
     }
 
-    /// Waits on the link's clock (virtual in simulations) by reading with a timeout.
-    func pause(ms: Int) throws(SessionError) {
+    /// Waits `ms` on the session's clock (virtual in simulations, where reading is what moves time on),
+    /// discarding what arrives. On a closed or broken link it sleeps instead.
+    func pause(ms: Int) {
         let until = now + UInt64(ms) * 1_000_000
         while now < until {
-            _ = try? channel.link.read(maxBytes: 4096, timeoutMs: Int((until - now) / 1_000_000) + 1)
+            let before = now
+            let left = elapsed(until, since: before)
+            do {
+                _ = try channel.link.read(maxBytes: 4096, timeoutMs: Int(left / 1_000_000) + 1)
+            } catch {
+                if now == before { sleepNs(min(left, 10_000_000)) }
+            }
         }
     }
 }

@@ -1,6 +1,7 @@
 // Streams frames to a prepared board: pre-fill, START on the board clock, keep the buffer topped up
-// within the board's window, resend what was lost, check every PLAYED report, and STOP at the end.
-// Clock tracking and re-timing live in Player+Clock.swift, reconnecting in Player+Recovery.swift.
+// within the board's window, resend what was lost, and let the stream end by itself on the board.
+// Board messages: Player+Messages.swift. Clock tracking and re-timing: Player+Clock.swift.
+// Reconnecting and re-preparing: Player+Recovery.swift. Ending the stream: Player+End.swift.
 
 import MotorWire
 import SerialLink
@@ -26,24 +27,29 @@ public final class Player {
     /// Reopens the port after a disconnect (nil: a disconnect ends the session).
     public var reopen: (() throws(LinkError) -> ByteLink)?
     public internal(set) var report = PlayReport()
-    /// Called with every PLAYED report, for callers that check the board's evidence themselves.
+    /// Called with every PLAYED report of the current stream, for callers that check the board's evidence.
     public var onPlayed: ((Played) -> Void)?
+    /// Changes to the breath while it plays (from any thread); needs a `LiveFrames` source.
+    public let controls: ControlInbox
+    /// Phase starts and changes as they reach the motor, with their board ticks.
+    public var onEvent: ((SessionEvent) -> Void)?
+    var pendingEffects: [PendingEffect] = []
+    var lastPhaseEventFrame = -1
+    /// How many frames ahead of their tick the board hands them to its output (seen in its STATUS).
+    var boardLeadFrames = 0
+    /// How long re-rendering for a change took lately (a running mean).
+    var applyNs: UInt64 = 20_000_000
 
-    // Stream state, in session frame indices (wire index = session index - wireBase).
     var source: FrameSource!
     var total = 0
+    /// Session index of wire index 0 on the board's current stream (wire index = session index - wireBase).
     var wireBase = 0
-    var next = 0
-    var highestSent = 0
-    var acked = 0
-    var playedThrough = 0
-    var stopSent = false
-    var lastSendNs: UInt64 = 0
-    var lastProgressNs: UInt64 = 0
-    var lastHeardNs: UInt64 = 0
-    var lastBoard: Status?
-    var lastRTTUs: Double?
-    var lastFramePlayedNs: UInt64 = 0
+    var window = SendWindow()
+    var sync: ClockSync
+    var health = LinkHealth()
+    var counters = BoardCounters()
+    var dutyCheck = DutyCheck()
+    var end = StreamEnd()
     /// Host time at which session frame 0 is meant to be felt.
     public internal(set) var sessionStartNs: UInt64 = 0
     /// The timebase last sent to the board (wire indices).
@@ -52,95 +58,51 @@ public final class Player {
     public internal(set) var wireBases: [Int] = []
     /// Every START sent, as (session index of wire 0, START) — for harnesses that check true timing.
     public internal(set) var starts: [(wireBase: Int, start: Start)] = []
-    var tracker: ClockTracker
-    var clockTokens: [UInt32: UInt64] = [:]
-    var nextToken: UInt32 = 1_000
-    var nextSyncNs: UInt64 = 0
     var lastRetimeNs: UInt64 = 0
-    var lateness: [Double] = []
-    var statusText = "playing"
-    var sentAt = [(index: Int, at: UInt64)](repeating: (-1, 0), count: 2048)
-    var lastErrorCount = 0
-    var lastErrorNs: UInt64 = 0
-    var lastRepairIndex = -1
-    var lastRepairNs: UInt64 = 0
     var lastStartResendNs: UInt64 = 0
+    var lastFramePlayedNs: UInt64 = 0
+    var lateness = PercentileSketch()
+    var statusText = "playing"
 
     /// A round trip and a half, at least 50 ms: NAKs older than this answer messages sent before a repair.
-    var repairGuardNs: UInt64 { max(50_000_000, tracker.minRTTNs * 3 / 2 + 20_000_000) }
-
-    /// Resends one message's worth of frames from `index` (a hole the board named), at most once per
-    /// round trip for the same hole: NAKs for messages sent before the repair keep arriving for a while.
-    func repair(from index: Int) throws(SessionError) {
-        guard index < highestSent else { return }
-        if index == lastRepairIndex && elapsed(now, since: lastRepairNs) < repairGuardNs { return }
-        lastRepairIndex = index
-        lastRepairNs = now
-        let n = try sendBlock(from: index, count: min(options.maxFramesPerMessage, highestSent - index))
-        report.retransmits += n
+    /// On a lossy line a repair is itself often lost, so the same hole is tried again after one round trip.
+    var repairGuardNs: UInt64 {
+        lossy ? max(30_000_000, sync.tracker.minRTTNs + 10_000_000)
+            : max(50_000_000, sync.tracker.minRTTNs * 3 / 2 + 20_000_000)
     }
 
-    /// Sends frames [index, index + count) as one FRAMES message (count clipped to what fits); returns how many.
-    @discardableResult
-    func sendBlock(from index: Int, count: Int) throws(SessionError) -> Int {
-        let format = prepared.config.dutyFormat
-        let n = min(format.maxPerMessage, count)
-        guard n > 0 else { return 0 }
-        var block = FramesBlock(firstIndex: wire(index), format: format)
-        for v in source.frames(from: index, count: n) { block.values.append(v) }
-        try channel.send(.frames(block))
-        noteSent(from: index, count: n)
-        report.framesSent += n
-        lastSendNs = now
-        return n
+    /// The line corrupted frames lately (either side counted CRC errors within 5 s): send smaller messages,
+    /// keep the board's whole buffer filled (more time to repair), and send every repair twice.
+    var lossy = false
+
+    /// Frames per FRAMES message: fewer on a lossy line (at 1 % byte errors a 32-frame i16 message is lost
+    /// 53 % of the time, a 16-frame one 36 %).
+    /// At high frame rates messages grow to 50 ms of frames (1 kHz: 50), so headers stay a small part.
+    var framesPerMessage: Int {
+        let base = min(prepared.config.dutyFormat.maxPerMessage, max(options.maxFramesPerMessage, rate / 20))
+        return lossy ? max(1, base / 2) : base
     }
 
-    /// Whether the line corrupted frames within the last few seconds (CRC errors counted by either side);
-    /// notes new errors as it looks.
-    func lineWasLossyLately() -> Bool {
-        let errors = report.crcErrors + Int(channel.rxErrors.total)
-        if errors > lastErrorCount {
-            lastErrorCount = errors
-            lastErrorNs = now
-        }
-        return lastErrorNs > 0 && elapsed(now, since: lastErrorNs) < 5_000_000_000
-    }
-
-    /// Sends frames [index, index + count) again, unconditionally.
-    func resend(from index: Int, count: Int) throws(SessionError) {
-        report.retransmits += try sendBlock(from: index, count: min(count, highestSent - index))
-    }
-
-    /// Remembers when frames were last sent (a ring over the board's window).
-    func noteSent(from index: Int, count: Int) {
-        let t = now
-        for i in index..<(index + count) { sentAt[i & 2047] = (i, t) }
-    }
-
-    /// How long ago frame `index` was last sent (nil when it is no longer remembered).
-    func sentAgoNs(_ index: Int) -> UInt64? {
-        let entry = sentAt[index & 2047]
-        return entry.index == index ? elapsed(now, since: entry.at) : nil
-    }
-
-    /// Frame `index` was sent long enough ago that it should have arrived: if the board still misses it,
-    /// it was lost.
-    func overdue(_ index: Int) -> Bool { (sentAgoNs(index) ?? 0) > repairGuardNs }
-
-    public init(channel: BoardChannel, prepared: Prepared, options: SessionOptions) {
+    public init(channel: BoardChannel, prepared: Prepared, options: SessionOptions, controls: ControlInbox = ControlInbox()) {
         self.channel = channel
+        self.controls = controls
         self.prepared = prepared
         self.options = options
-        tracker = prepared.clock
+        sync = ClockSync(tracker: prepared.clock)
         report.prepareMs = Double(prepared.prepareNs) / 1e6
+        controls.clock = channel.clock
+        let channel = self.channel
+        controls.wake = { channel.link.wake() }
     }
 
     /// The current board clock estimate.
-    public var clockEstimate: ClockEstimate? { tracker.estimate() }
-    public var clockSamples: [ClockSample] { tracker.samples }
+    public var clockEstimate: ClockEstimate? { sync.tracker.estimate() }
+    public var clockSamples: [ClockSample] { sync.tracker.samples }
 
     var rate: Int { options.frameRate }
     var now: UInt64 { channel.clock.nowNs() }
+    /// The session's clock now (host monotonic, or virtual in a simulation): events' `hostNs` are on it.
+    public var clockNowNs: UInt64 { now }
 
     /// Host time at which session frame `i` is meant to be felt.
     public func intendedNs(_ i: Int) -> UInt64 { sessionStartNs + UInt64(i) * 1_000_000_000 / UInt64(rate) }
@@ -148,217 +110,224 @@ public final class Player {
     func wire(_ i: Int) -> UInt32 { UInt32(truncatingIfNeeded: i - wireBase) }
 
     /// Plays `source` to the end (or until `shouldStop` returns true). The motor is off when it returns,
-    /// also when it throws, as far as the link still works.
+    /// also when it throws, as far as the link still works; `report` is complete either way.
     public func play(_ source: FrameSource, onStatus: (LiveStatus) -> Void = { _ in },
                      shouldStop: () -> Bool = { false }) throws(SessionError) -> PlayReport {
         self.source = source
         total = source.frameCount
         report.framesTotal = total
+        // On a real clock, a thread of its own keeps the failsafe fed through host stalls. (In virtual time
+        // the loop is the only thing that moves time, so it sends its own heartbeats.)
+        let keepAlive = options.keepAliveThread && channel.clock is SystemClock
+            ? KeepAlive(channel: channel, idleMs: options.heartbeatMs) : nil
+        func finish() {
+            keepAlive?.stop()
+            finishReport()
+            report.motorOffAtExit = stopMotor()
+        }
         do {
             try stream(onStatus: onStatus, shouldStop: shouldStop)
         } catch {
-            finishReport()
-            report.motorOffAtExit = stopMotor()
+            finish()
+            report.error = error.description
             throw error
         }
-        finishReport()
-        report.motorOffAtExit = stopMotor()
+        finish()
         return report
     }
 
     func finishReport() {
-        report.rttUs = Percentiles(tracker.rtts.map { Double($0) / 1000 })
-        report.scheduleErrorUs = Percentiles(lateness)
+        report.rttUs = Percentiles(sync.tracker.rtts.map { Double($0) / 1000 })
+        report.scheduleErrorUs = lateness.percentiles
         report.hostRxErrors = Int(channel.rxErrors.total)
-        report.clockDriftPPM = tracker.estimate()?.driftPPM ?? 0
+        report.clockDriftPPM = sync.tracker.estimate()?.driftPPM ?? 0
+        noteHostSilence()
+        report.framesPlayed = min(report.framesPlayed, total)
+        report.bytesSent = channel.bytesSent
+        report.bytesReceived = channel.bytesReceived
+    }
+
+    /// Folds the channel's longest write gap of the current stream into the report.
+    func noteHostSilence() {
+        report.hostLongestSilenceMs = max(report.hostLongestSilenceMs, Double(channel.longestWriteGapNs) / 1e6)
+    }
+
+    func liveStatus(at t: UInt64) -> LiveStatus {
+        LiveStatus(elapsed: (Double(t) - Double(sessionStartNs)) / 1e9, framesPlayed: window.playedThrough,
+                   framesTotal: total, board: health.board, retransmits: report.retransmits,
+                   rttUs: health.rttUs, driftPPM: sync.tracker.estimate()?.driftPPM, state: statusText)
     }
 
     private func stream(onStatus: (LiveStatus) -> Void, shouldStop: () -> Bool) throws(SessionError) {
         sessionStartNs = now + UInt64(options.startLeadMs) * 1_000_000
         try begin(at: 0)
         var nextViewNs: UInt64 = 0
-        while playedThrough < total && !boardFinished {
+        while !finished {
             let t = now
-            if shouldStop() {
+            if shouldStop() || controls.stopRequested {
                 report.interrupted = true
                 return
             }
             if t > intendedNs(total) + 3_000_000_000 {
-                throw .timeout("the board to report the last frames played")
+                throw .timeout("the board to finish the stream (it stopped reporting after the last frames)")
             }
-            do {
+            do throws(SessionError) {
+                try applyChanges()
                 try pump(at: t)
+                if elapsed(now, since: channel.lastHeardNs) > UInt64(options.silenceTimeoutMs) * 1_000_000 {
+                    throw SessionError.boardLost("the board stopped answering for \(options.silenceTimeoutMs) ms")
+                }
             } catch {
-                guard case .link(let e) = error, case .disconnected = e else { throw error }
-                try recover(reason: e.description, onStatus: onStatus)
-            }
-            if elapsed(now, since: lastHeardNs) > UInt64(options.silenceTimeoutMs) * 1_000_000 {
-                try recover(reason: "the board stopped answering", onStatus: onStatus)
+                try recover(from: error, onStatus: onStatus)
             }
             if t >= nextViewNs {
                 nextViewNs = t + 100_000_000
-                onStatus(LiveStatus(elapsed: (Double(t) - Double(sessionStartNs)) / 1e9, framesPlayed: playedThrough,
-                                    framesTotal: total, board: lastBoard, retransmits: report.retransmits,
-                                    rttUs: lastRTTUs, driftPPM: tracker.estimate()?.driftPPM, state: statusText))
+                onStatus(liveStatus(at: t))
             }
         }
+        // The board's last PLAYED reports were lost on the line: those frames could not be checked.
+        report.unreported += max(0, total - window.playedThrough)
     }
 
     /// Pre-fills from session frame `first` (wire index 0) and STARTs so it plays at its intended time.
     func begin(at first: Int) throws(SessionError) {
         wireBase = first
         wireBases.append(first)
-        next = first
-        highestSent = first
-        acked = first
-        playedThrough = max(playedThrough, first)
-        stopSent = false
-        lastProgressNs = now
-        lastHeardNs = now
+        window.restart(at: first, now: now)
+        end = StreamEnd()
         try sendFrames(upTo: first + targetFrames)
-        let estimate = tracker.estimate()!
+        let estimate = sync.tracker.estimate()!
         let start = Start(anchorIndex: 0, anchorTick: estimate.tick(atHostNs: intendedNs(first)),
                           periodQ32: period(estimate))
         timebase = start.timebase
         starts.append((first, start))
         lastRetimeNs = now
         try channel.send(.start(start))
-        nextSyncNs = now
+        sync.dueNow(now)
+        channel.resetWriteGap()  // the gaps that matter are the ones while a stream plays
     }
 
     var targetFrames: Int {
-        max(1, min(Int(prepared.info.bufferCapacity) - 8, rate * options.targetBufferMs / 1000))
+        let capacity = Int(prepared.info.bufferCapacity) - 8
+        return max(1, lossy ? capacity : min(capacity, rate * options.targetBufferMs / 1000))
+    }
+
+    /// Sends frames [index, index + count) as one FRAMES message (count clipped to what fits); returns how many.
+    /// With `replacing`, as REPLACE: the board overwrites those frames if it has not output them yet.
+    @discardableResult
+    func sendBlock(from index: Int, count: Int, replacing: Bool = false) throws(SessionError) -> Int {
+        let format = prepared.config.dutyFormat
+        let n = min(format.maxPerMessage, count, total - index)
+        guard n > 0 else { return 0 }
+        var block = FramesBlock(firstIndex: wire(index), format: format)
+        for v in source.frames(from: index, count: n) { block.values.append(v) }
+        // Frames sent before go again as REPLACE where the board takes it: the breath may have changed since
+        // (a repair must not leave the board with the old values).
+        let replace = replacing || (index < window.highestSent && prepared.info.capabilities & Info.capReplace != 0)
+        try channel.send(replace ? .replace(block) : .frames(block))
+        window.noteSent(from: index, count: n, at: now)
+        report.framesSent += n
+        return n
     }
 
     /// Sends frames up to `limit` (exclusive), never more than the board's window past its last ACK.
     func sendFrames(upTo limit: Int) throws(SessionError) {
-        let window = acked + Int(prepared.info.bufferCapacity) - 8
-        let end = min(limit, window, total)
-        while next < end {
-            let n = try sendBlock(from: next, count: min(options.maxFramesPerMessage, end - next))
-            if next < highestSent { report.retransmits += min(n, highestSent - next) }
-            next += n
-            highestSent = max(highestSent, next)
+        let end = min(limit, window.acked + Int(prepared.info.bufferCapacity) - 8, total)
+        while window.next < end {
+            let resent = window.highestSent - window.next
+            let n = try sendBlock(from: window.next, count: min(framesPerMessage, end - window.next))
+            if resent > 0 { report.retransmits += min(n, resent) }
+            window.next += n
         }
     }
+
+    /// Resends one message's worth of frames from `index` (a hole the board named), at most once per
+    /// round trip for the same hole.
+    func repair(from index: Int) throws(SessionError) {
+        guard window.shouldRepair(from: index, now: now, guardNs: repairGuardNs) else { return }
+        // On a lossy line the messages after a hole are likely lost too: resend the next one as well, and
+        // each twice.
+        for _ in 0..<(lossy ? 2 : 1) {
+            var at = index
+            for _ in 0..<(lossy ? 2 : 1) where at < window.highestSent {
+                let n = try sendBlock(from: at, count: min(framesPerMessage, window.highestSent - at))
+                report.retransmits += n
+                at += n
+            }
+        }
+    }
+
+    /// Frame `index` was sent long enough ago that it should have arrived: if the board still misses it,
+    /// it was lost.
+    func overdue(_ index: Int) -> Bool { (window.sentAgoNs(index, now: now) ?? 0) > repairGuardNs }
 
     /// One round: send what is due, read what came, react.
     func pump(at t: UInt64) throws(SessionError) {
+        total = source.frameCount  // a live breath grows (looping, paused) or shrinks (finished)
+        report.framesTotal = total
         let playing = t < sessionStartNs ? 0 : Int((t - sessionStartNs) * UInt64(rate) / 1_000_000_000)
-        // Top up in batches of ~100 ms: one-frame messages every frame period would waste most of the
-        // link on headers and queue everything else behind them.
-        let batch = max(1, min(prepared.config.dutyFormat.maxPerMessage, options.maxFramesPerMessage, rate / 10))
-        if playing + targetFrames - next >= batch || next < playing + targetFrames / 2 {
-            let before = next
+        // Top up in whole messages: one-frame messages every frame period would waste most of the link on
+        // headers, and a remainder message after each batch nearly doubles the headers. (When the buffer
+        // runs low, or at the end, whatever is due goes.)
+        lossy = health.lossyLately(errors: report.crcErrors + Int(channel.rxErrors.total), now: t)
+        let batch = framesPerMessage
+        let next = window.next
+        let due = playing + targetFrames - next
+        if next < playing + targetFrames / 2 {
             try sendFrames(upTo: playing + targetFrames)
-            // On a line that corrupts frames, send the previous batch once more as well: a frame is then
-            // lost only if both copies are (at 40 % message loss: 16 %), and repairs have far less to do.
-            if lineWasLossyLately() && next > before && before - batch >= acked {
-                try resend(from: before - batch, count: batch)
-            }
+        } else if due >= batch {
+            try sendFrames(upTo: next + due / batch * batch)
         }
-        if next >= total && !stopSent {
-            try channel.send(.stop(atIndex: wire(total)))
-            stopSent = true
-            lastSendNs = t
+        // On a line that corrupts frames, send the previous batch once more as well: a frame is then lost
+        // only if both copies are (at 40 % message loss: 16 %), and repairs have far less to do.
+        if lossy && window.next > next && next - batch >= window.acked {
+            report.retransmits += try sendBlock(from: next - batch, count: batch)
         }
-        // Retransmission timeout: the oldest unacknowledged frame has been out longer than the RTO.
-        let rto = UInt64(options.retransmitTimeoutMs) * 1_000_000
-        if acked < highestSent && elapsed(t, since: lastProgressNs) > rto && (sentAgoNs(acked) ?? 0) > rto {
-            try repair(from: acked)
-            lastProgressNs = t
+        try endStreamIfSent(at: t)
+        // Retransmission timeout: the oldest unacknowledged frame has been out longer than the RTO (its
+        // message, its repair or every acknowledgement since was lost).
+        let rto = lossy ? repairGuardNs : UInt64(options.retransmitTimeoutMs) * 1_000_000
+        if window.acked < window.highestSent && elapsed(t, since: window.lastProgressNs) > rto
+            && (window.sentAgoNs(window.acked, now: t) ?? 0) > rto {
+            try repair(from: window.acked)
+            window.lastProgressNs = t
         }
         try syncClock(at: t)
-        if elapsed(t, since: lastSendNs) > UInt64(options.heartbeatMs) * 1_000_000 {
+        if elapsed(t, since: channel.lastWriteNs) > UInt64(options.heartbeatMs) * 1_000_000 {
             try channel.send(.heartbeat)
-            lastSendNs = t
         }
-        for m in try channel.receive(timeoutMs: 2) {
-            lastHeardNs = now
-            try handle(m, playing: playing)
-        }
-    }
-
-    func handle(_ m: BoardMessage, playing: Int) throws(SessionError) {
-        switch m {
-        case .status(let s):
-            lastBoard = s
-            if stopSent && s.state == .configured && s.nextExpected == 0 && now >= intendedNs(total) {
-                // Stopped at the end; a lost final PLAYED leaves its frames unreported.
-                report.unreported += max(0, total - playedThrough)
-                playedThrough = total
-            }
-            report.underruns = Int(s.underruns)
-            report.lateArrivals = Int(s.lateFrames)
-            report.crcErrors = Int(s.rxCRCErrors) + Int(channel.rxErrors.badCRC)
-            if s.state == .failsafe || s.state == .idle {
-                throw .link(.disconnected(path: "board lost its configuration (\(s.state))"))
-            }
-            if s.state == .configured && !stopSent, let tb = timebase, elapsed(now, since: lastStartResendNs) > repairGuardNs {
-                // We started it, but it is still only configured: that START was lost. Send it again.
-                try channel.send(.start(Start(anchorIndex: tb.anchorIndex, anchorTick: tb.anchorTick, periodQ32: tb.periodQ32)))
-                lastStartResendNs = now
-            }
-            let expected = wireBase + Int(s.nextExpected)
-            if (s.state == .armed || s.state == .playing) && expected < highestSent && overdue(expected) {
-                try repair(from: expected)  // the first frame it misses should have arrived by now: lost
-            }
-            if s.nextExpected != 0 || s.state != .configured {
-                if expected > acked {
-                    acked = expected
-                    lastProgressNs = now
-                }
-                if expected > next { next = expected }  // the board moved past these (underrun)
-            }
-        case .nak(let n):
-            report.naks += 1
-            switch n.code {
-            case .gap, .bufferFull:
-                // NAKs for messages sent before we went back arrive for a while after it: going back again
-                // for the same index within a round trip would resend the same frames over and over.
-                // Selective repeat: the board kept what came after the hole; resend just the hole.
-                let index = wireBase + Int(n.detail)
-                if n.code == .bufferFull { next = min(next, index) } else { try repair(from: index) }
-            default:
-                throw .refused(n)
-            }
-        case .played(let p):
-            onPlayed?(p)
-            let first = wireBase + Int(p.firstIndex)
-            if first < playedThrough { report.outOfOrder += 1 }
-            if first > playedThrough { report.unreported += first - playedThrough }
-            if p.firstIndex == 0 && first == 0 {
-                report.startErrorUs = ticksToUs(Int64(p.firstTick) - Int64(timebase?.due(0) ?? p.firstTick))
-            }
-            playedThrough = first + Int(p.count)
-            lastFramePlayedNs = now
-            if playedThrough > acked { acked = playedThrough }  // it played them, so it had them
-            report.framesPlayed += Int(p.count)
-            report.playedLate += Int(p.lateCount)
-            lateness.append(ticksToUs(Int64(p.maxLateTicks)))
-            if p.dutyCRC != dutyCRC(source.frames(from: first, count: Int(p.count))) { report.dutyMismatches += 1 }
-        case .clock(let token, let tick):
-            clockReply(token: token, tick: tick)
-        case .info:
-            throw .link(.disconnected(path: "board restarted"))
+        // Wait for the board's bytes or the next thing to do, whichever comes first (no fixed poll: a
+        // session at 1 kHz wakes about as often as messages arrive, not every 2 ms).
+        for m in try channel.receive(timeoutMs: waitMs(at: now, playing: playing, batch: batch)) {
+            try handle(m)
         }
     }
 
-    /// The board stopped by itself at the end (its final PLAYED report may have been lost on the line).
-    var boardFinished: Bool {
-        guard stopSent, let s = lastBoard, s.state == .configured else { return false }
-        return now > intendedNs(total)
+    /// Milliseconds until the loop has something to do: the next CLOCK request, the next batch of frames,
+    /// a heartbeat, a retransmission timeout, the end of the stream; 1...50.
+    func waitMs(at t: UInt64, playing: Int, batch: Int) -> Int {
+        var due = sync.nextDueNs
+        if window.next < total && window.next < window.acked + Int(prepared.info.bufferCapacity) - 8 {
+            due = min(due, intendedNs(max(0, window.next + batch - targetFrames)))
+        }
+        due = min(due, channel.lastWriteNs + UInt64(options.heartbeatMs) * 1_000_000)
+        if window.acked < window.highestSent {
+            due = min(due, window.lastProgressNs + UInt64(options.retransmitTimeoutMs) * 1_000_000)
+        }
+        if end.stopSent { due = min(due, t + 10_000_000) }  // watching for the board clock to pass the end
+        let ms = Int((elapsed(due, since: t) + 999_999) / 1_000_000)
+        return min(50, max(1, ms))
     }
 
     func ticksToUs(_ ticks: Int64) -> Double { Double(ticks) * 1e6 / Double(prepared.info.clockHz) }
 
     /// Sends STOP now and waits briefly for a STATUS showing the output at 0.
-    public func stopMotor() -> Bool { channel.stopNow(timeoutMs: options.replyTimeoutMs) }
+    /// Retried every few round trips (as measured), for up to 3 s.
+    public func stopMotor() -> Bool {
+        let rttMs = Int(sync.tracker.minRTTNs / 1_000_000)
+        return channel.stopNow(timeoutMs: min(options.replyTimeoutMs, max(100, 4 * rttMs)))
+    }
 }
-
-/// Nanoseconds from `earlier` to `now`, 0 if `earlier` is later (stamped after `now` was read).
-@inline(__always)
-func elapsed(_ now: UInt64, since earlier: UInt64) -> UInt64 { now > earlier ? now - earlier : 0 }
 
 /// CRC-16/CCITT-FALSE over raw duty values, each as 2 little-endian bytes (as in PLAYED).
 public func dutyCRC(_ values: [UInt16]) -> UInt16 { CRC16.ofDuties(values) }

@@ -9,18 +9,29 @@ public struct Prepared: Sendable {
     public var config: Configure
     public var clock: ClockTracker
     public var prepareNs: UInt64
+    /// The board tick of the STATUS that answered CONFIGURE: anything the board reports from before it
+    /// belongs to an earlier stream.
+    public var configuredTick: UInt64
+    /// The motor's drive ceiling, from a board with INFO capability bit 2 (DriveLimits.swift); nil otherwise.
+    public var limits: Limits? = nil
 }
 
 extension BoardChannel {
     /// Sends `message` and waits for the reply `match` accepts; on a timeout (the message or its reply
-    /// lost on the line) it sends again, up to `attempts` times in all. For idempotent requests only.
+    /// lost on the line) it sends again, up to `attempts` times in all. For idempotent requests only: a
+    /// late answer to an earlier attempt counts as well, so a retry timeout shorter than a slow round trip
+    /// costs a duplicate request, never the answer.
     func exchange<T>(_ message: HostMessage, _ what: String, attempts: Int = 5, timeoutMs: Int,
                      _ match: (BoardMessage, UInt8) throws(SessionError) -> T?) throws(SessionError) -> T {
         var lastError = SessionError.timeout(what)
+        var sent: [UInt8] = []
         for _ in 0..<max(1, attempts) {
-            let seq = try send(message)
+            sent.append(try send(message))
             do {
-                return try waitFor(what, timeoutMs: timeoutMs) { m throws(SessionError) -> T? in try match(m, seq) }
+                return try waitFor(what, timeoutMs: timeoutMs) { m throws(SessionError) -> T? in
+                    for seq in sent.reversed() { if let found = try match(m, seq) { return found } }
+                    return nil
+                }
             } catch {
                 guard case .timeout = error else { throw error }
                 lastError = error
@@ -30,10 +41,11 @@ extension BoardChannel {
         throw lastError
     }
 
-    /// Asks the board to announce itself and waits for INFO (it also announces itself at boot).
+    /// Asks the board to announce itself and waits for INFO (it also announces itself at boot). HELLO goes
+    /// out again every 200 ms: a request or its INFO lost on a noisy line costs 200 ms, not the whole wait.
     public func hello(timeoutMs: Int) throws(SessionError) -> Info {
         try resync()
-        let attempts = max(1, timeoutMs / 500)
+        let attempts = max(1, timeoutMs / 200)
         let info: Info
         do {
             info = try exchange(.hello, "INFO", attempts: attempts, timeoutMs: timeoutMs / attempts) { m, _ throws(SessionError) -> Info? in
@@ -51,10 +63,11 @@ extension BoardChannel {
     }
 
     /// Sends CONFIGURE and waits for the board's STATUS (or its NAK).
-    public func configure(_ c: Configure, timeoutMs: Int) throws(SessionError) {
-        _ = try exchange(.configure(c), "CONFIGURE reply", attempts: 10, timeoutMs: timeoutMs) { m, s throws(SessionError) -> Bool? in
+    @discardableResult
+    public func configure(_ c: Configure, timeoutMs: Int, attempts: Int = 10) throws(SessionError) -> Status {
+        try exchange(.configure(c), "CONFIGURE reply", attempts: attempts, timeoutMs: timeoutMs) { m, s throws(SessionError) -> Status? in
             switch m {
-            case .status(let st) where st.ackSeq == s: return true
+            case .status(let st) where st.ackSeq == s: return st
             case .nak(let n) where n.refSeq == s: throw .refused(n)
             default: return nil
             }
@@ -70,9 +83,10 @@ extension BoardChannel {
     }
 
     /// Sends STOP now and waits for a STATUS showing the output at 0; true when the board confirmed it.
-    /// STOP now is idempotent, so a STOP or reply lost on a noisy line is simply sent again.
-    public func stopNow(timeoutMs: Int) -> Bool {
-        let off = try? exchange(.stop(atIndex: HostMessage.stopNow), "STOP reply", attempts: 4,
+    /// STOP now is idempotent, so a STOP or reply lost on a noisy line is simply sent again, every
+    /// `timeoutMs`, for up to `withinMs` in all (at 3 % byte errors most exchanges are lost).
+    public func stopNow(timeoutMs: Int, withinMs: Int = 3000) -> Bool {
+        let off = try? exchange(.stop(atIndex: HostMessage.stopNow), "STOP reply", attempts: max(4, withinMs / max(1, timeoutMs)),
                                 timeoutMs: timeoutMs) { m, seq throws(SessionError) -> Bool? in
             if case .status(let s) = m, s.ackSeq == seq { return s.output == 0 && s.state != .playing && s.state != .armed }
             return nil
@@ -93,39 +107,68 @@ extension BoardChannel {
         return ClockSample(sentNs: sent, receivedNs: clock.nowNs(), tick: tick)
     }
 
-    /// HELLO, CONFIGURE and clock sync, timed.
+    /// HELLO, CONFIGURE and clock sync, timed. Requests that go unanswered are sent again after a few round
+    /// trips (the HELLO exchange measures one), so a noisy line costs retries, not timeouts.
     public func prepare(options o: SessionOptions) throws(SessionError) -> Prepared {
         let t0 = clock.nowNs()
         let info = try hello(timeoutMs: o.helloTimeoutMs)
+        let helloNs = clock.nowNs() - t0
         guard o.frameRate >= Int(info.minFrameRateHz), o.frameRate <= Int(info.maxFrameRateHz) else {
             throw .incompatible("frame rate \(o.frameRate) Hz is outside the board's \(info.minFrameRateHz)...\(info.maxFrameRateHz) Hz")
         }
         let reverse = o.allowReverse && info.capabilities & Info.capReverse != 0 && info.motorKind == .erm
         let config = Configure(frameRateHz: UInt16(o.frameRate), dutyFormat: reverse ? .i16 : o.dutyFormat,
                                failsafeMs: o.failsafeMs, flags: reverse ? Configure.flagAllowReverse : 0,
-                               reportEvery: o.reportEvery)
-        try configure(config, timeoutMs: o.replyTimeoutMs)
-        // Clock sync until converged: at least `clockSamples` exchanges, and until the offset estimate
-        // moved less than 50 µs over the last 8 (at most 4x the minimum).
-        var tracker = ClockTracker(clockHz: info.clockHz)
+                               reportEvery: o.reportEvery ?? UInt16(max(1, o.frameRate / 10)))
+        // A retry timeout of a few round trips: the HELLO exchange took at least one (if it answered the
+        // first HELLO). A late answer to an earlier attempt still counts, so erring short is cheap.
+        let retryMs = min(o.replyTimeoutMs, max(100, Int(min(helloNs, 100_000_000) / 1_000_000) * 3))
+        // CONFIGURE is idempotent: on a noisy line it is simply sent again, for up to 6 reply timeouts in all.
+        let configured = try configure(config, timeoutMs: retryMs, attempts: max(10, 6 * o.replyTimeoutMs / retryMs))
+        let limits = info.capabilities & Info.capLimits != 0 ? try self.limits(timeoutMs: retryMs) : nil
+        let tracker = try syncClock(clockHz: info.clockHz, options: o, retryMs: retryMs)
+        return Prepared(info: info, config: config, clock: tracker, prepareNs: self.clock.nowNs() - t0,
+                        configuredTick: configured.tick, limits: limits)
+    }
+
+    /// Clock sync, pipelined: a CLOCK request every `prepareSyncMs` without waiting for replies (matched by
+    /// token), until at least `clockSamples` answered and the offset estimate moved less than 50 µs over
+    /// the last 8 (at most 4x the samples). A lost request or reply costs one sample.
+    func syncClock(clockHz: UInt32, options o: SessionOptions, retryMs: Int) throws(SessionError) -> ClockTracker {
+        var tracker = ClockTracker(clockHz: clockHz)
+        var outstanding: [UInt32: UInt64] = [:]
         var recent: [Double] = []
-        var lost = 0
-        for k in 0..<(4 * o.clockSamples) {
-            // A lost exchange is simply skipped (a few in a row mean the board is gone).
-            guard let sample = try? clockSample(token: UInt32(k + 1), timeoutMs: o.replyTimeoutMs) else {
-                lost += 1
-                if lost > 3 * o.clockSamples { throw .timeout("CLOCK replies (\(lost) lost)") }
-                continue
+        let interval = UInt64(o.prepareSyncMs) * 1_000_000
+        let start = clock.nowNs()
+        let giveUp = start + UInt64(max(2 * o.replyTimeoutMs, 4 * o.clockSamples * o.prepareSyncMs + retryMs)) * 1_000_000
+        var sent: UInt32 = 0
+        var nextSend = start
+        while true {
+            let t = clock.nowNs()
+            if t >= nextSend && Int(sent) < 4 * o.clockSamples {
+                sent += 1
+                outstanding[sent] = t
+                try send(.clockRequest(token: sent))
+                nextSend = t + interval
             }
-            tracker.add(sample)
-            let e = tracker.estimate()!
-            recent.append(Double(e.tick(atHostNs: tracker.samples[0].midNs)))
-            if recent.count > 8 { recent.removeFirst() }
-            let spread = (recent.max()! - recent.min()!) / e.ticksPerNs / 1000  // µs
-            if k + 1 >= o.clockSamples && recent.count == 8 && spread < 50 { break }
+            let converged = tracker.samples.count >= o.clockSamples && recent.count == 8
+                && (recent.max()! - recent.min()!) / tracker.nominalTicksPerNs / 1000 < 50
+            if converged { break }
+            if t >= giveUp || (Int(sent) >= 4 * o.clockSamples && outstanding.isEmpty) { break }
+            let waitMs = max(1, Int(elapsed(nextSend, since: t) / 1_000_000))
+            for m in try receive(timeoutMs: Int(sent) < 4 * o.clockSamples ? waitMs : 5) {
+                guard case .clock(let token, let tick) = m, let at = outstanding.removeValue(forKey: token) else { continue }
+                tracker.add(ClockSample(sentNs: at, receivedNs: clock.nowNs(), tick: tick))
+                let e = tracker.estimate()!
+                recent.append(Double(e.tick(atHostNs: tracker.samples[0].midNs)))
+                if recent.count > 8 { recent.removeFirst() }
+            }
+            // Requests older than a few round trips were lost.
+            outstanding = outstanding.filter { elapsed(clock.nowNs(), since: $0.value) < UInt64(retryMs) * 4_000_000 }
         }
-        guard !tracker.samples.isEmpty else { throw .timeout("CLOCK replies") }
-        let clock = tracker
-        return Prepared(info: info, config: config, clock: clock, prepareNs: self.clock.nowNs() - t0)
+        guard tracker.samples.count >= min(4, o.clockSamples) else {
+            throw .timeout("CLOCK replies (\(tracker.samples.count) of \(sent) answered)")
+        }
+        return tracker
     }
 }

@@ -7,8 +7,12 @@ public struct SessionOptions: Sendable {
     public var dutyFormat: DutyFormat = .u8
     /// Use signed i16 duties with reverse drive (braking) when the board has an H-bridge.
     public var allowReverse = false
-    /// The board turns the motor off after this long without valid traffic.
+    /// The board turns the motor off after this long without valid traffic. The trade-off: shorter stops
+    /// the motor sooner when the host dies; longer rides out longer host stalls (the keep-alive thread
+    /// and the 20 ms clock requests keep the gap between writes far below it on a working host).
     public var failsafeMs: UInt16 = 200
+    /// Feed the failsafe from a thread of its own on a real clock (HEARTBEAT after `heartbeatMs` idle).
+    public var keepAliveThread = true
     /// The first frame plays this long after START is sent.
     public var startLeadMs = 300
     /// Keep about this much of the breath buffered on the board.
@@ -17,11 +21,14 @@ public struct SessionOptions: Sendable {
     /// errors, 32 u8 frames arrive intact 64 % of the time, 234 only 9 %); the header costs 12 bytes.
     public var maxFramesPerMessage = 32
     /// Frames per PLAYED report (board-clock evidence of what was output and when).
-    public var reportEvery: UInt16 = 25
+    /// nil: 100 ms of frames (25 at 250 Hz, 100 at 1 kHz), so the reports cost the same at any rate.
+    public var reportEvery: UInt16?
     public var heartbeatMs = 50
     public var helloTimeoutMs = 3000
     public var replyTimeoutMs = 500
     public var clockSamples = 16
+    /// During prepare, a CLOCK request goes out this often (pipelined, not waiting for replies).
+    public var prepareSyncMs = 10
     /// Retransmit from the board's next expected index after this long without progress.
     public var retransmitTimeoutMs = 150
     /// CLOCK exchanges during playback: this often for the first `denseSyncS` seconds, then every `syncMs`.

@@ -24,6 +24,8 @@ public enum LinkError: Error, Sendable, Equatable, CustomStringConvertible {
     case noSuchPort(path: String, available: [String])
     case permissionDenied(path: String)
     case busy(path: String)
+    /// Another program has the port open (seen in /proc): it would read the board's replies.
+    case openElsewhere(path: String, pid: Int32, program: String)
     case notASerialPort(path: String)
     case driverCannotOpen(path: String, reason: String)
     case disconnected(path: String)
@@ -41,6 +43,8 @@ public enum LinkError: Error, Sendable, Equatable, CustomStringConvertible {
             return "permission denied opening \(path): add yourself to the dialout group (sudo usermod -aG dialout $USER) and log in again"
         case .busy(let path):
             return "port \(path) is busy: another program (or motorbreath) has it open"
+        case .openElsewhere(let path, let pid, let program):
+            return "\(path) is open in another program (\(program), pid \(pid)), which would take the board's replies: close it first"
         case .notASerialPort(let path):
             return "\(path) is not a serial port or terminal device"
         case .driverCannotOpen(let path, let reason):

@@ -14,6 +14,10 @@ public enum PortOpener {
         var st = stat()
         guard stat(path, &st) == 0 else { throw LinkError.from(errno: errno, path: path, operation: "open") }
         guard (st.st_mode & S_IFMT) == S_IFCHR else { throw .notASerialPort(path: path) }
+        // A tty has no lock another program must respect: refuse a port someone else is reading.
+        if let other = PortHolders.others(of: st).first {
+            throw .openElsewhere(path: path, pid: other.pid, program: other.program)
+        }
         switch settings.driver {
         case .termios:
             return try TTYLink(path: path, settings: settings)

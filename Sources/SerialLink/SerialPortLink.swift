@@ -30,6 +30,8 @@ public final class SerialPortLink: ByteLink, ModemControl, @unchecked Sendable {
             try SerialPortLink.check(sp_get_port_handle(p, &handle), path: path, operation: "get handle of")
             fd = handle
             if flock(fd, LOCK_EX | LOCK_NB) != 0 { throw LinkError.busy(path: path) }
+            // No other program may open the port while we play (root still can); see TTYLink for ptys.
+            if !PortOpener.isPseudoTerminal(path: path) { _ = mb_tty_set_exclusive(fd, 1) }
             guard LinkSettings.baudRange.contains(baud), sp_set_baudrate(p, Int32(baud)) == SP_OK else {
                 throw LinkError.unsupportedBaud(path: path, baud: baud)
             }

@@ -33,6 +33,10 @@ public final class TTYLink: ByteLink, ModemControl, @unchecked Sendable {
             Glibc.close(fd)
             throw .busy(path: path)
         }
+        // A real tty: no other program may open it while we play (TIOCEXCL; root still can). Not on a
+        // pseudo-terminal: its board side keeps it open, so the flag would outlive a killed host and lock
+        // out the next one.
+        if !isPseudoTerminal { _ = mb_tty_set_exclusive(fd, 1) }
         var tio = termios()
         guard tcgetattr(fd, &tio) == 0 else {
             let e = errno

@@ -14,12 +14,16 @@ public struct LinkImpairments: Sendable, Equatable {
     public var duplicatePerByte = 0.0
     /// Probability that a chunk is preceded by a burst of 1-32 random bytes (line noise, a glitching cable).
     public var burstPerChunk = 0.0
-    /// Board clock error (the board is not part of the link, but the option lives here for the CLI).
+    /// Board clock error (the board is not part of the link, but the options live here for the CLI).
     public var driftPPM = 0.0
+    /// How fast the board clock's error changes, ppm per minute (an RC oscillator warming up).
+    public var wanderPPMPerMinute = 0.0
+    /// The board clock's nominal rate (nil: the board's default, 1 MHz).
+    public var clockHz: UInt32?
 
     public init() {}
 
-    /// Parses "latency=16ms,jitter=8ms,drift=500ppm,corrupt=0.01,drop=0.001,dup=0.001,burst=0.01".
+    /// Parses "latency=16ms,jitter=8ms,drift=500ppm,wander=100ppm,clock=32768hz,corrupt=0.01,drop=0.001,dup=0.001,burst=0.01".
     public static func parse(_ text: String) throws(ImpairmentError) -> LinkImpairments {
         var l = LinkImpairments()
         for item in text.split(separator: ",") where !item.isEmpty {
@@ -30,10 +34,22 @@ public struct LinkImpairments: Sendable, Equatable {
             case "latency": l.latencyNs = try duration(value, key)
             case "jitter": l.jitterNs = try duration(value, key)
             case "drift":
-                guard let v = Double(value.hasSuffix("ppm") ? String(value.dropLast(3)) : value), abs(v) <= 10_000 else {
-                    throw ImpairmentError(text: value, reason: "drift is parts per million, e.g. 500ppm (at most 10000)")
+                guard let v = Double(value.hasSuffix("ppm") ? String(value.dropLast(3)) : value), abs(v) <= 50_000 else {
+                    throw ImpairmentError(text: value, reason: "drift is parts per million, e.g. 500ppm (-50000...50000, i.e. +-5 %)")
                 }
                 l.driftPPM = v
+            case "wander":
+                let number = value.hasSuffix("ppm/min") ? String(value.dropLast(7)) : value.hasSuffix("ppm") ? String(value.dropLast(3)) : value
+                guard let v = Double(number), abs(v) <= 1000 else {
+                    throw ImpairmentError(text: value, reason: "wander is the drift's change in ppm per minute, e.g. 100ppm (-1000...1000)")
+                }
+                l.wanderPPMPerMinute = v
+            case "clock":
+                let number = value.lowercased().hasSuffix("hz") ? String(value.dropLast(2)) : value
+                guard let v = UInt32(number), (32_768...1_000_000_000).contains(v) else {
+                    throw ImpairmentError(text: value, reason: "clock is the board clock rate, e.g. 32768hz (32768...1000000000)")
+                }
+                l.clockHz = v
             case "corrupt", "drop", "dup", "burst":
                 guard let v = Double(value), (0...0.5).contains(v) else {
                     throw ImpairmentError(text: value, reason: "\(key) is a probability per \(key == "burst" ? "chunk" : "byte"), 0...0.5")
@@ -45,7 +61,7 @@ public struct LinkImpairments: Sendable, Equatable {
                 default: l.burstPerChunk = v
                 }
             default:
-                throw ImpairmentError(text: key, reason: "unknown setting (latency, jitter, drift, corrupt, drop, dup, burst)")
+                throw ImpairmentError(text: key, reason: "unknown setting (latency, jitter, drift, wander, clock, corrupt, drop, dup, burst)")
             }
         }
         guard l.jitterNs <= l.latencyNs else {

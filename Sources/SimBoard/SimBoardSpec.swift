@@ -8,16 +8,21 @@ public struct SimBoardSpec: Sendable {
     public var motor: MotorKind = .erm
     public var clockHz: UInt32 = 1_000_000
     public var driftPPM: Double = 0
+    /// How fast the drift changes, ppm per minute.
+    public var wanderPPMPerMinute: Double = 0
     public var offsetTicks: UInt64 = 123_456_789
     public var bufferCapacity: UInt16 = 1024
     /// How far ahead the board hands levels to its PWM (a DMA-fed timer on real hardware).
-    public var outputLeadMs: Int = 50
+    public var outputLeadMs: Int = 20
+    /// The motor's drive ceiling (BoardCore enforces it and answers LIMITS_REQ); nil: none, as before.
+    public var limits: Limits? = nil
 
     public init() {}
 
     public var info: Info {
         Info(firmwareMajor: 0, firmwareMinor: 1, firmwarePatch: 0, motorKind: motor, pwmBits: 16,
-             capabilities: motor == .lra ? Info.capReverse | Info.capLRACarrier : Info.capReverse,
+             capabilities: (motor == .lra ? Info.capReverse | Info.capLRACarrier : Info.capReverse) | Info.capReplace
+                 | (limits != nil ? Info.capLimits : 0),
              bufferCapacity: bufferCapacity, minFrameRateHz: 50, maxFrameRateHz: 1000, clockHz: clockHz,
              uniqueID: 0x5349_4D42_4F41_5244,  // "SIMBOARD"
              lraResonanceDeciHz: motor == .lra ? 1750 : 0,

@@ -27,6 +27,14 @@ public struct SimMotorPort: MotorPort, Sendable {
         if changes.last?.level != 0 { changes.append(DriveChange(tick: tick, level: 0)) }
     }
 
+    /// Removes and returns the changes before `tick`: those are final (a later `off` only cancels what
+    /// is still ahead of the board's clock).
+    public mutating func takeSettled(before tick: UInt64) -> [DriveChange] {
+        let n = changes.firstIndex { $0.tick >= tick } ?? changes.count
+        defer { changes.removeFirst(n) }
+        return Array(changes[0..<n])
+    }
+
     /// The level in force at `tick`.
     public func level(at tick: UInt64) -> Int16 {
         var lo = 0, hi = changes.count

@@ -16,16 +16,27 @@ public struct PlayRecord: Sendable {
     public var raw: UInt16
 }
 
+/// Receives every frame the simulated board plays, as it plays (so a long session can be judged without
+/// keeping its frames). Called on the thread that moves the simulated world (the host's reads).
+public protocol PlayObserver: AnyObject {
+    func played(_ record: PlayRecord)
+}
+
 /// The simulated board's port: drive changes (for the motor model) and every played frame (for timing).
-public struct WorldPort: MotorPort, Sendable {
+public struct WorldPort: MotorPort, @unchecked Sendable {
     public var drive = SimMotorPort()
+    /// Every frame played (when `recordPlays` is on; tests read it).
     public var plays: [PlayRecord] = []
+    var recordPlays = true
+    var observer: PlayObserver?
     var boot = 0
 
     public mutating func schedule(level: Int16, at tick: UInt64) { drive.schedule(level: level, at: tick) }
     public mutating func off(at tick: UInt64) { drive.off(at: tick) }
     public mutating func played(index: UInt32, due: UInt64, at tick: UInt64, raw: UInt16) {
-        plays.append(PlayRecord(boot: boot, index: index, due: due, tick: tick, raw: raw))
+        let record = PlayRecord(boot: boot, index: index, due: due, tick: tick, raw: raw)
+        if recordPlays { plays.append(record) }
+        observer?.played(record)
     }
 }
 
@@ -46,6 +57,9 @@ public final class SimWorld: @unchecked Sendable {
     public private(set) var naiveLog: [(tick: UInt64, value: UInt8)] = []
     /// The board stops reading and servicing (a wedged MCU): bytes pile up in the link.
     public var stalled = false
+    /// Sees every host write (one message each) with the world's time; returning false loses it on the
+    /// line. For tests that lose one chosen message, or watch what the host sends.
+    public var hostWriteFilter: ((_ atNs: UInt64, _ bytes: [UInt8]) -> Bool)?
     public private(set) var boots = 0
 
     private let mutex = Mutex()
@@ -70,8 +84,14 @@ public final class SimWorld: @unchecked Sendable {
         epoch = MonotonicClock.nowNs()
         var s = spec
         s.driftPPM = impairments.driftPPM != 0 ? impairments.driftPPM : spec.driftPPM
-        clock = SimClock(clockHz: UInt64(s.clockHz), offsetTicks: s.offsetTicks, driftPPM: s.driftPPM, bootNs: 0)
-        board = BoardCore(port: WorldPort(), info: s.info, outputLeadTicks: UInt64(s.outputLeadMs) * UInt64(s.clockHz) / 1000)
+        s.wanderPPMPerMinute = impairments.wanderPPMPerMinute != 0 ? impairments.wanderPPMPerMinute : spec.wanderPPMPerMinute
+        if let hz = impairments.clockHz { s.clockHz = hz }
+        clock = SimClock(clockHz: UInt64(s.clockHz), offsetTicks: s.offsetTicks, driftPPM: s.driftPPM,
+                         wanderPPMPerMinute: s.wanderPPMPerMinute, bootNs: 0)
+        // In virtual time the board is serviced exactly when it asks: it needs no output lead (a DMA buffer
+        // that covers the host's pauses in real time).
+        let lead = pacing == .virtual ? 0 : UInt64(s.outputLeadMs) * UInt64(s.clockHz) / 1000
+        board = BoardCore(port: WorldPort(), info: s.info, outputLeadTicks: lead, limits: s.limits)
         clockHistory = [clock]
         if kind == .motorbreath { bootBoard() }
     }
@@ -79,8 +99,17 @@ public final class SimWorld: @unchecked Sendable {
     public var hostLink: ByteLink { HostEnd(world: self) }
     public var hostClock: HostClock { WorldClock(world: self) }
 
-    /// Every frame played, across reboots.
+    /// Every frame played, across reboots (empty when `recordPlays` is off).
     public var plays: [PlayRecord] { mutex.withLock { previousPlays + board.port.plays } }
+
+    /// Keep every played frame in `plays` (on by default; an hours-long session turns it off and observes).
+    public var recordPlays: Bool {
+        get { mutex.withLock { board.port.recordPlays } }
+        set { mutex.withLock { board.port.recordPlays = newValue } }
+    }
+
+    /// Sends every frame played from now on, across reboots, to `observer`.
+    public func observePlays(_ observer: PlayObserver) { mutex.withLock { board.port.observer = observer } }
     public var driveChanges: [DriveChange] { mutex.withLock { board.port.drive.changes } }
     public var nowNs: UInt64 { mutex.withLock { now } }
     /// Bytes written by the host and not yet taken by the board.
@@ -124,11 +153,14 @@ public final class SimWorld: @unchecked Sendable {
         previousPlays += board.port.plays
         boots += 1
         let offset = clock.ticks(atHostNs: now) &* 7 % 1_000_000_007  // a different, unrelated count
-        clock = SimClock(clockHz: clock.clockHz, offsetTicks: offset, driftPPM: clock.driftPPM, bootNs: now)
+        clock = SimClock(clockHz: clock.clockHz, offsetTicks: offset, driftPPM: clock.driftPPM(atHostNs: now),
+                         wanderPPMPerMinute: clock.wanderPPMPerMinute, bootNs: now)
         clockHistory.append(clock)
         var port = WorldPort()
         port.boot = boots
-        board = BoardCore(port: port, info: board.info, outputLeadTicks: board.outputLeadTicks)
+        port.recordPlays = board.port.recordPlays
+        port.observer = board.port.observer
+        board = BoardCore(port: port, info: board.info, outputLeadTicks: board.outputLeadTicks, limits: board.limits)
         bootBoard()
     }
 
@@ -253,6 +285,7 @@ public final class SimWorld: @unchecked Sendable {
         try mutex.withLock { () throws(LinkError) in
             if unpluggedUntil != nil { throw LinkError.disconnected(path: "simulated board") }
             if pacing == .realTime { runLocked(until: max(now, realNow()), stopOnHostData: false) }
+            if let filter = hostWriteFilter, !filter(now, bytes) { return }
             send(bytes, toHost: false)
         }
     }

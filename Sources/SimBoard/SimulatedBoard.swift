@@ -17,14 +17,25 @@ public final class SimulatedBoard: @unchecked Sendable {
     private var thread: pthread_t?
     /// Keep serving when the link reports a disconnect (a board process whose host went away).
     public var persistent = false
+    /// A fault to inject: `afterStartS` seconds after the first START, the board hears nothing for `ms`
+    /// (its receive line cut) while its clock, its output and its failsafe go on.
+    public var deafness: (afterStartS: Double, ms: Int)?
+    /// Where settled drive changes go as the board runs (nil: kept in memory, for in-process tests).
+    public var driveLog: DriveLog? {
+        didSet { driveLog?.header(clock) }
+    }
+    private var firstStartNs: UInt64?
+    /// A promise of the protocol this board breaks on purpose (conformance tests only).
+    public var breakage: Breakage?
 
     public init(spec: SimBoardSpec, link: ByteLink) {
         self.spec = spec
         self.link = link
         clock = SimClock(clockHz: UInt64(spec.clockHz), offsetTicks: spec.offsetTicks, driftPPM: spec.driftPPM,
+                         wanderPPMPerMinute: spec.wanderPPMPerMinute,
                          bootNs: MonotonicClock.nowNs())
         core = BoardCore(port: SimMotorPort(), info: spec.info,
-                         outputLeadTicks: UInt64(spec.outputLeadMs) * UInt64(spec.clockHz) / 1000)
+                         outputLeadTicks: UInt64(spec.outputLeadMs) * UInt64(spec.clockHz) / 1000, limits: spec.limits)
     }
 
     /// A board on the far end of a new in-memory link; returns the host's end.
@@ -65,7 +76,9 @@ public final class SimulatedBoard: @unchecked Sendable {
                 guard wake != UInt64.max else { return 5 }
                 let ns = clock.hostNs(atTick: wake)
                 let host = MonotonicClock.nowNs()
-                return ns <= host ? 0 : min(5, Int((ns - host) / 1_000_000))
+                // Rounded up: a wait rounded down to 0 ms would spin until the wake (a quarter of a core at
+                // 250 Hz). Waking up to 1 ms late costs nothing: frames are handed over `outputLeadMs` early.
+                return ns <= host ? 0 : min(5, Int((ns - host + 999_999) / 1_000_000))
             }
             var bytes: [UInt8] = []
             do {
@@ -83,7 +96,9 @@ public final class SimulatedBoard: @unchecked Sendable {
             }
             mutex.withLock {
                 let t = now
+                if isDeaf(atHostNs: MonotonicClock.nowNs()) { bytes = [] }
                 for b in bytes { core.receive(b, now: t) }
+                if firstStartNs == nil && core.state == .armed { firstStartNs = MonotonicClock.nowNs() }
                 // Service until nothing is due; the core pauses when its outbox is nearly full.
                 var rounds = 0
                 repeat {
@@ -91,8 +106,15 @@ public final class SimulatedBoard: @unchecked Sendable {
                     drainLocked()
                     rounds += 1
                 } while core.nextWake(now: now) <= now && rounds < 64
+                if let log = driveLog { log.changes(core.port.takeSettled(before: now)) }
             }
         }
+    }
+
+    private func isDeaf(atHostNs ns: UInt64) -> Bool {
+        guard let d = deafness, let start = firstStartNs else { return false }
+        let from = start + UInt64(d.afterStartS * 1e9)
+        return ns >= from && ns < from + UInt64(d.ms) * 1_000_000
     }
 
     private func flush() { mutex.withLock { drainLocked() } }
@@ -101,7 +123,11 @@ public final class SimulatedBoard: @unchecked Sendable {
         var wire = FixedBytes()
         var out: [UInt8] = []
         while core.nextOutgoing(into: &wire) {
-            for i in 0..<wire.count { out.append(wire[i]) }
+            if let breakage {
+                out += breakage.rewrite(wire: wire)
+            } else {
+                for i in 0..<wire.count { out.append(wire[i]) }
+            }
         }
         if !out.isEmpty { try? link.write(out, timeoutMs: 100) }
     }
@@ -109,11 +135,18 @@ public final class SimulatedBoard: @unchecked Sendable {
     /// Asks `serve()` to return (safe from any thread).
     public func requestStop() { mutex.withLock { running = false } }
 
-    /// Stops serving and waits for the thread; the motor is left off.
+    /// Stops serving and waits for the thread; the motor is left off. The drive log ends with what the
+    /// board had done by itself (this last off is the process ending, not the board deciding).
     public func stop() {
         mutex.withLock {
             running = false
-            core.port.off(at: now)
+            let t = now
+            if let log = driveLog {
+                log.changes(core.port.takeSettled(before: t + 1))
+                log.end(tick: t, lastRx: core.lastValidRx, failsafeTrips: core.failsafeTrips)
+                driveLog = nil  // the off below is the process ending, not the board
+            }
+            core.port.off(at: t)
         }
         if let t = thread {
             pthread_join(t, nil)

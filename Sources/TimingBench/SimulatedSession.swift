@@ -10,8 +10,10 @@ import SimBoard
 
 public enum SimulatedSession {
     /// Runs `scenario`; `during` may disturb the world (reboot, unplug, stall) at chosen virtual times.
+    /// `recordPlays`: also keep every played frame in `world.plays` (tests read it; off for long sessions).
     public static func run(_ scenario: TimingScenario, options: SessionOptions = SessionOptions(),
-                           during: [(atS: Double, action: (SimWorld) -> Void)] = []) throws -> (TimingResult, Player, SimWorld) {
+                           during: [(atS: Double, action: (SimWorld) -> Void)] = [],
+                           recordPlays: Bool = true) throws -> (TimingResult, Player, SimWorld) {
         let wall = Date()
         let world = SimWorld(impairments: scenario.impairments, pacing: .virtual, seed: scenario.seed)
         var opts = options
@@ -23,6 +25,10 @@ public enum SimulatedSession {
         let renderer = FrameRenderer(plan: plan, frameRate: scenario.frameRate, resolution: .i16)
         let player = Player(channel: channel, prepared: prepared, options: opts)
         player.reopen = { world.hostLink }
+        world.recordPlays = recordPlays
+        let truth = TrueTiming(world: world, player: player,
+                               expected: FrameWindow(FrameRenderer(plan: plan, frameRate: scenario.frameRate, resolution: .i16)),
+                               tailFrom: renderer.frameCount - 10 * scenario.frameRate, settledFrom: 3 * scenario.frameRate)
         var pending = during.sorted { $0.atS < $1.atS }
         let startNs = world.nowNs
         let report = try player.play(FrameWindow(renderer), shouldStop: {
@@ -32,7 +38,15 @@ public enum SimulatedSession {
             }
             return false
         })
-        var result = judge(world: world, player: player, scenario: scenario, plan: plan)
+        var result = TimingResult(name: "motorbreath")
+        result.frames = renderer.frameCount
+        result.framesPlayed = truth.framesPlayed
+        result.startErrorUs = truth.startErrorUs
+        result.scheduleErrorUs = truth.scheduleErrorUs
+        result.settledScheduleErrorUs = truth.settledScheduleErrorUs
+        result.driftAtEndUs = truth.driftAtEndUs
+        result.underruns = truth.underruns
+        result.wrongDuties = truth.wrongDuties
         result.retransmits = report.retransmits
         result.retimes = report.retimes
         result.reconnects = report.reconnects
@@ -49,27 +63,4 @@ public enum SimulatedSession {
         return BreathPlan(pattern: try BreathPattern.parse(s.pattern), options: o)
     }
 
-    /// Every played frame against the tick the board's true clock read at the frame's intended host time.
-    public static func judge(world: SimWorld, player: Player, scenario: TimingScenario, plan: BreathPlan) -> TimingResult {
-        var r = TimingResult(name: "motorbreath")
-        var expected = FrameRenderer(plan: plan, frameRate: scenario.frameRate, resolution: .i16)
-        var duties: [UInt16] = []
-        expected.render(count: expected.frameCount, into: &duties)
-        r.frames = duties.count
-        var errors: [Double] = []
-        var tail: [Double] = []
-        let tailFrom = duties.count - 10 * scenario.frameRate
-        for f in TrueTiming.frames(world: world, player: player) where f.index < duties.count {
-            errors.append(abs(f.errorUs))
-            if f.index >= tailFrom { tail.append(f.errorUs) }
-            if f.index == 0 { r.startErrorUs = abs(f.errorUs) }
-            if f.raw != duties[f.index] {
-                if f.raw == 0 { r.underruns += 1 } else { r.wrongDuties += 1 }
-            }
-        }
-        r.framesPlayed = errors.count
-        r.scheduleErrorUs = Percentiles(errors)
-        r.driftAtEndUs = tail.isEmpty ? 0 : abs(tail.reduce(0, +) / Double(tail.count))
-        return r
-    }
 }

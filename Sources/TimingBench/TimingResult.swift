@@ -10,6 +10,8 @@ public struct TimingResult: Sendable, Codable {
     public var startErrorUs = 0.0
     /// |output - true intended tick| per frame, µs.
     public var scheduleErrorUs = Percentiles()
+    /// The same from 3 s into the breath on (once the clock estimate has settled on the board's rate).
+    public var settledScheduleErrorUs = Percentiles()
     /// Mean signed error over the last 10 s of the session (how far the schedule has drifted), µs.
     public var driftAtEndUs = 0.0
     public var underruns = 0
@@ -24,6 +26,14 @@ public struct TimingResult: Sendable, Codable {
     public var wallSeconds = 0.0
 
     public init(name: String) { self.name = name }
+
+    enum CodingKeys: String, CodingKey {
+        case name, frames, framesPlayed = "frames_played", startErrorUs = "start_error_us"
+        case scheduleErrorUs = "schedule_error_us", settledScheduleErrorUs = "settled_schedule_error_us"
+        case driftAtEndUs = "drift_at_end_us", underruns, wrongDuties = "wrong_duties", retransmits, retimes
+        case reconnects, clockDriftPPM = "clock_drift_ppm", prepareMs = "prepare_ms"
+        case simulatedSeconds = "simulated_seconds", wallSeconds = "wall_seconds"
+    }
 }
 
 /// The session under test.

@@ -1,31 +1,65 @@
-// Every frame a simulated board played, judged against its true clock at the frame's intended host time.
+// Every frame a simulated board plays, judged as it plays against the board's true clock at the frame's
+// intended host time, and against the duty the host meant: constant memory, so an 8-hour session in
+// virtual time stays small.
 
 import MotorSession
 import SimBoard
 
-public enum TrueTiming {
-    /// One played frame: its session index, output tick minus true intended tick (µs, signed), raw duty.
-    public struct Frame: Sendable {
-        public var index: Int
-        public var errorUs: Double
-        public var raw: UInt16
+public final class TrueTiming: PlayObserver, @unchecked Sendable {
+    private let world: SimWorld
+    private let player: Player
+    private let expected: FrameSource?
+    private let tailFrom: Int
+    public private(set) var framesPlayed = 0
+    /// Frames output as 0 where the host meant something else (their data was late).
+    public private(set) var underruns = 0
+    /// Frames output with a duty the host never meant for them.
+    public private(set) var wrongDuties = 0
+    /// |first frame's output - its true intended tick|, µs.
+    public private(set) var startErrorUs = 0.0
+    private var errors = PercentileSketch()
+    private var settled = PercentileSketch()
+    private let settledFrom: Int
+    private var tailSum = 0.0
+    private var tailCount = 0
+
+    /// Judges every frame `world` plays from now on for `player`; `expected` gives the duties meant (a source
+    /// of its own, read forward). Frames of the last `tailSeconds` also give the drift at the end.
+    /// Frames from `settledFrom` on are also judged apart (after the clock estimate has settled).
+    public init(world: SimWorld, player: Player, expected: FrameSource?, tailFrom: Int = Int.max, settledFrom: Int = Int.max) {
+        self.world = world
+        self.player = player
+        self.expected = expected
+        self.tailFrom = tailFrom
+        self.settledFrom = settledFrom
+        world.observePlays(self)
     }
 
-    /// The played frames of every boot, mapped to session indices through the player's wire bases.
-    public static func frames(world: SimWorld, player: Player) -> [Frame] {
-        let hz = Double(world.spec.clockHz)
-        var out: [Frame] = []
-        for p in world.plays where p.boot < player.wireBases.count && p.boot < world.clockHistory.count {
-            let i = player.wireBases[p.boot] + Int(p.index)
-            let truth = world.clockHistory[p.boot].ticks(atHostNs: player.intendedNs(i))
-            out.append(Frame(index: i, errorUs: (Double(p.tick) - Double(truth)) / hz * 1e6, raw: p.raw))
+    public func played(_ p: PlayRecord) {
+        guard p.boot < player.wireBases.count, p.boot < world.clockHistory.count else { return }
+        let i = player.wireBases[p.boot] + Int(p.index)
+        if let expected, i >= expected.frameCount { return }  // past the end: the stop, not the breath
+        let truth = world.clockHistory[p.boot].ticks(atHostNs: player.intendedNs(i))
+        let errorUs = (Double(p.tick) - Double(truth)) / Double(world.clockHistory[p.boot].clockHz) * 1e6
+        framesPlayed += 1
+        errors.add(abs(errorUs))
+        if i >= settledFrom { settled.add(abs(errorUs)) }
+        if i == 0 { startErrorUs = abs(errorUs) }
+        if i >= tailFrom {
+            tailSum += errorUs
+            tailCount += 1
         }
-        return out
+        if let meant = expected?.frames(from: i, count: 1).first, p.raw != meant {
+            if p.raw == 0 { underruns += 1 } else { wrongDuties += 1 }
+        }
     }
 
-    /// Start error and schedule-error percentiles (absolute values).
-    public static func judge(world: SimWorld, player: Player) -> (startErrorUs: Double, scheduleErrorUs: Percentiles) {
-        let all = frames(world: world, player: player)
-        return (abs(all.first { $0.index == 0 }?.errorUs ?? 0), Percentiles(all.map { abs($0.errorUs) }))
-    }
+    /// |output - true intended tick| over every frame, µs.
+    public var scheduleErrorUs: Percentiles { errors.percentiles }
+
+    /// The same over the frames from `settledFrom` on.
+    public var settledScheduleErrorUs: Percentiles { settled.percentiles }
+
+    /// Mean signed error over the tail frames (how far the schedule drifted by the end), µs.
+    public var driftAtEndUs: Double { tailCount == 0 ? 0 : abs(tailSum / Double(tailCount)) }
 }

@@ -10,23 +10,20 @@ struct BenchCommand: ParsableCommand {
         commandName: "bench",
         abstract: "Bench-test a board: round trips, clock drift, highest frame rate, schedule error, failsafe.",
         discussion: """
-            Every timing figure except the round trip comes from the board's own clock: PLAYED reports
-            carry the tick each frame was output at, and the failsafe's STATUS the tick the motor went off.
+            Every timing figure except the round trip comes from the board's own clock: PLAYED reports \
+            carry the tick each frame was output at, and the failsafe's STATUS the tick the motor went off. \
             Takes about 15 s plus --seconds. The motor runs at 20-80 % during the test.
             """
     )
 
     @OptionGroup(title: "Board connection") var connection: PortArguments
 
-    @Option(help: "Seconds of the schedule measurement at 250 Hz.")
+    @Option(parsing: .unconditional, help: "Seconds of the schedule measurement at 250 Hz (1...3600) (default: 10).",
+            transform: OptionValue.double(1...3600))
     var seconds: Double = 10
 
     @Flag(help: "Print JSON.")
     var json = false
-
-    func validate() throws {
-        guard seconds >= 1 && seconds <= 3600 else { throw ValidationError("--seconds must be 1...3600") }
-    }
 
     func run() throws {
         Signals.install()
@@ -36,13 +33,22 @@ struct BenchCommand: ParsableCommand {
         let channel = BoardChannel(link: link)
         var options = SessionOptions()
         options.helloTimeoutMs = connection.bootWait
+        let progress = ProgressLine(label: "bench", quiet: json)
+        defer { progress.finish() }  // the cursor comes back on every way out
         let r: BenchReport
         do {
             r = try Bench.run(channel: channel, base: options, seconds: seconds,
                               baud: PortOpener.isPseudoTerminal(path: port) ? nil : connection.baud, port: port,
-                              progress: { if !json { Stderr.write("bench: \($0)\n") } },
-                              shouldStop: { Signals.pending != 0 })
-        } catch { throw fail(error) }
+                              progress: { progress.begin($0) },
+                              shouldStop: {
+                                  progress.tick()  // polled often: it keeps the step's seconds counting
+                                  return Signals.pending != 0
+                              })
+        } catch {
+            progress.finish()
+            throw fail(error)
+        }
+        progress.finish()
         // Ctrl-C: the running step stopped the motor; there is no whole report to print.
         if r.interrupted { throw ExitCode(Signals.exitCode) }
         if json {

@@ -10,30 +10,36 @@ struct BenchmarkCommand: ParsableCommand {
         commandName: "benchmark",
         abstract: "Compare motorbreath's board-clocked playback with a naive host-timed streamer (virtual time).",
         discussion: """
-            Plays the same session both ways over the same simulated link and judges every frame against the
-            simulated board's true clock. Virtual time: a 10-minute session takes seconds, and the seed makes
-            it reproducible. Writes a markdown report with -o.
+            Plays the same session both ways over the same simulated link and judges every frame against \
+            the simulated board's true clock. Virtual time: a 10-minute session takes seconds, and the seed \
+            makes it reproducible. Writes a markdown report with -o:
               swift run -c release motorbreath benchmark -o docs/benchmark.md
             """
     )
 
-    @Option(help: "Session length in minutes.")
+    @Option(parsing: .unconditional, help: "Session length in minutes (more than 0, at most 1440) (default: 10).",
+            transform: OptionValue.double(0...1440, above: true))
     var minutes: Double = 10
 
-    @Option(help: "Breath pattern.")
+    @Option(parsing: .unconditional, help: "Breath pattern (default: 4-7-8).", transform: OptionValue.pattern)
     var pattern: String = "4-7-8"
 
-    @Option(help: "Frames per second.")
+    @Option(parsing: .unconditional, help: "Frames per second (50...1000) (default: 250).", transform: OptionValue.int(50...1000))
     var frameRate: Int = 250
 
-    @Option(help: "Link and board impairments (see --sim-link of play).")
+    @Option(help: "Link and board impairments (see --sim-link of play) (default: latency=16ms,jitter=8ms,drift=500ppm).", transform: OptionValue.simLink)
     var simLink: String = "latency=16ms,jitter=8ms,drift=500ppm"
 
-    @Option(help: "Byte corruption probability for the second motorbreath run.")
+    @Option(parsing: .unconditional, help: "Byte corruption probability for the second motorbreath run (0...0.5, as corrupt= of --sim-link) (default: 0.01).",
+            transform: OptionValue.double(0...0.5))
     var corrupt: Double = 0.01
 
-    @Option(help: "Random seed.")
+    @Option(parsing: .unconditional, help: "Random seed (default: 1).", transform: OptionValue.uint64)
     var seed: UInt64 = 1
+
+    @Option(parsing: .unconditional, help: "Run seeds 1...N (N 1...1000; motorbreath and the naive streamer, no corruption) and summarise them: start error p50/p90/max, p99 schedule error, prepare time, and the naive/motorbreath ratios.",
+            transform: OptionValue.int(1...1000))
+    var seeds: Int?
 
     @Option(name: .shortAndLong, help: "Write the report as markdown to this file.")
     var output: String?
@@ -42,6 +48,9 @@ struct BenchmarkCommand: ParsableCommand {
     var json = false
 
     func run() throws {
+        if let seeds { return try runSeeds(seeds) }
+        // Opened before the simulation, so a path that cannot be written fails at once.
+        let file = try output.map(OutputFile.open)
         var impairments: LinkImpairments
         do { impairments = try LinkImpairments.parse(simLink) } catch { throw fail(error) }
         var scenario = TimingScenario(impairments: impairments)
@@ -51,26 +60,33 @@ struct BenchmarkCommand: ParsableCommand {
         scenario.seed = seed
         var noisy = scenario
         noisy.impairments.corruptPerByte = corrupt
-        let results: [TimingResult]
+        // The runs cannot be interrupted midway: Ctrl-C gives the cursor back and exits 130 at once.
+        Signals.exitRestoringTerminal()
+        let progress = ProgressLine(label: "benchmark", quiet: json, showsElapsed: false)
+        defer { progress.finish() }
+        let minutesText = "\(fixed(minutes, minutes < 1 ? 1 : 0)) min of \(pattern) in virtual time"
+        var results: [TimingResult] = []
         do {
-            results = [
-                try SimulatedSession.run(scenario).0,
-                try NaiveStreamer.run(scenario),
-                try SimulatedSession.run(noisy).0,
-            ]
+            progress.begin("1/3 motorbreath, \(minutesText)")
+            results.append(try SimulatedSession.run(scenario, recordPlays: false).0)
+            progress.begin("2/3 naive host-timed streamer, \(minutesText)")
+            results.append(try NaiveStreamer.run(scenario))
+            progress.begin("3/3 motorbreath, \(fixed(corrupt * 100, 0)) % bytes corrupted, \(minutesText)")
+            results.append(try SimulatedSession.run(noisy, recordPlays: false).0)
         } catch {
+            progress.finish()
             throw fail("benchmark failed: \(error)")
         }
+        progress.finish()
         if json {
             try printJSON(results)
             return
         }
         let text = report(results, scenario: scenario)
         print(text)
-        if let output {
-            guard FileManager.default.createFile(atPath: output, contents: Data(text.utf8)) else {
-                throw fail("cannot write \(output)")
-            }
+        if let file {
+            try file.write(text)
+            try file.close()
         }
     }
 
@@ -122,5 +138,58 @@ struct BenchmarkCommand: ParsableCommand {
             lines.append("The naive streamer has no framing or CRC: with a clean link it plays every byte, but any corruption plays wrong duties.")
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+extension BenchmarkCommand {
+    /// One row per seed, and the summary the performance goals are stated in.
+    struct SeedRow: Encodable {
+        var seed: UInt64
+        var startErrorUs: Double
+        var p99Us: Double
+        var prepareMs: Double
+        var naiveStartErrorUs: Double
+        var naiveP99Us: Double
+        enum CodingKeys: String, CodingKey {
+            case seed, startErrorUs = "start_error_us", p99Us = "p99_us", prepareMs = "prepare_ms"
+            case naiveStartErrorUs = "naive_start_error_us", naiveP99Us = "naive_p99_us"
+        }
+    }
+
+    func runSeeds(_ n: Int) throws {
+        guard (1...1000).contains(n) else { throw fail("--seeds must be 1...1000") }
+        var impairments: LinkImpairments
+        do { impairments = try LinkImpairments.parse(simLink) } catch { throw fail(error) }
+        Signals.exitRestoringTerminal()
+        let progress = ProgressLine(label: "benchmark", quiet: json, showsElapsed: false)
+        defer { progress.finish() }
+        var rows: [SeedRow] = []
+        for s in 1...UInt64(n) {
+            progress.begin("seed \(s)/\(n)")
+            var scenario = TimingScenario(impairments: impairments)
+            scenario.minutes = minutes
+            scenario.pattern = pattern
+            scenario.frameRate = frameRate
+            scenario.seed = s
+            let mb = try SimulatedSession.run(scenario, recordPlays: false).0
+            let naive = try NaiveStreamer.run(scenario)
+            rows.append(SeedRow(seed: s, startErrorUs: mb.startErrorUs, p99Us: mb.scheduleErrorUs.p99, prepareMs: mb.prepareMs,
+                                naiveStartErrorUs: naive.startErrorUs, naiveP99Us: naive.scheduleErrorUs.p99))
+        }
+        progress.finish()
+        if json { return try printJSON(rows) }
+        func q(_ v: [Double], _ p: Double) -> Double { let s = v.sorted(); return s[min(s.count - 1, Int((p * Double(s.count - 1)).rounded()))] }
+        let starts = rows.map(\.startErrorUs), p99s = rows.map(\.p99Us), prepares = rows.map(\.prepareMs)
+        let startRatios = rows.map { $0.naiveStartErrorUs / max($0.startErrorUs, 1) }
+        print("| seed | start error µs | p99 schedule µs | prepare ms | naive start µs | naive p99 µs |")
+        print("|---|---|---|---|---|---|")
+        for r in rows {
+            print("| \(r.seed) | \(fixed(r.startErrorUs, 0)) | \(fixed(r.p99Us, 0)) | \(fixed(r.prepareMs, 0)) | \(fixed(r.naiveStartErrorUs, 0)) | \(fixed(r.naiveP99Us, 0)) |")
+        }
+        print("")
+        print("start error: p50 \(fixed(q(starts, 0.5), 0)) µs, p90 \(fixed(q(starts, 0.9), 0)) µs, max \(fixed(q(starts, 1), 0)) µs")
+        print("p99 schedule error: median \(fixed(q(p99s, 0.5), 0)) µs (\(fixed(q(p99s, 0), 0))...\(fixed(q(p99s, 1), 0)))")
+        print("prepare: median \(fixed(q(prepares, 0.5), 0)) ms (\(fixed(q(prepares, 0), 0))...\(fixed(q(prepares, 1), 0)))")
+        print("naive / motorbreath start error: min \(fixed(q(startRatios, 0), 0))x, median \(fixed(q(startRatios, 0.5), 0))x")
     }
 }

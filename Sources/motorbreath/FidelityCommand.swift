@@ -9,19 +9,20 @@ struct FidelityCommand: ParsableCommand {
         commandName: "fidelity",
         abstract: "Measure felt-vs-intended error (with and without motor compensation) and render speed.",
         discussion: """
-            Plays the rendered frames on a motor model and compares the modeled felt amplitude with the
+            Plays the rendered frames on a motor model and compares the modeled felt amplitude with the \
             intended intensity at every frame end. Speed numbers need a release build:
               swift run -c release motorbreath fidelity
             """
     )
 
-    @Option(help: "Breath pattern to measure.")
+    @Option(parsing: .unconditional, help: "Breath pattern to measure (default: 4-7-8).", transform: OptionValue.pattern)
     var pattern: String = "4-7-8"
 
-    @Option(help: "Frames per second.")
+    @Option(parsing: .unconditional, help: "Frames per second (50...1000) (default: 250).", transform: OptionValue.int(50...1000))
     var frameRate: Int = 250
 
-    @Option(help: "Seconds of rendering to time for each speed figure.")
+    @Option(parsing: .unconditional, help: "Seconds of rendering to time for each speed figure (more than 0, at most 60) (default: 1.0).",
+            transform: OptionValue.double(0...60, above: true))
     var seconds: Double = 1.0
 
     @Flag(help: "Print one JSON object instead of the table.")

@@ -34,11 +34,29 @@ struct InfoCommand: ParsableCommand {
         var output: Int
         var failsafeTrips: Int
         var rxErrors: Int
+        var limits: LimitsOutput?
 
         enum CodingKeys: String, CodingKey {
             case port, name, firmware, protocolVersion = "protocol_version", motor, pwmBits = "pwm_bits", capabilities
             case bufferFrames = "buffer_frames", frameRateHz = "frame_rate_hz", clockHz = "clock_hz", uniqueID = "unique_id"
             case lraResonanceHz = "lra_resonance_hz", state, output, failsafeTrips = "failsafe_trips", rxErrors = "rx_errors"
+            case limits
+        }
+    }
+
+    /// LIMITS, from a board with the drive-ceiling capability.
+    struct LimitsOutput: Encodable {
+        var ceilingLevel: Int
+        var ceilingPercent: Double
+        var overdriveMs: Int
+        var recoveryMs: Int
+        var availableMs: Int
+        var ratedMv: Int
+        var supplyMv: Int
+
+        enum CodingKeys: String, CodingKey {
+            case ceilingLevel = "ceiling_level", ceilingPercent = "ceiling_percent", overdriveMs = "overdrive_ms"
+            case recoveryMs = "recovery_ms", availableMs = "available_ms", ratedMv = "rated_mv", supplyMv = "supply_mv"
         }
     }
 
@@ -49,9 +67,11 @@ struct InfoCommand: ParsableCommand {
         let channel = BoardChannel(link: link)
         let info: Info
         let status: Status
+        var limits: Limits?
         do {
             info = try channel.hello(timeoutMs: connection.bootWait)
             status = try channel.status(timeoutMs: 500)
+            if info.capabilities & Info.capLimits != 0 { limits = try channel.limits(timeoutMs: 500) }
         } catch { throw fail(error) }
         let out = Output(
             port: port, name: info.name.text, firmware: info.firmwareVersion, protocolVersion: Int(info.protocolVersion),
@@ -60,7 +80,12 @@ struct InfoCommand: ParsableCommand {
             clockHz: Int(info.clockHz), uniqueID: String(info.uniqueID, radix: 16),
             lraResonanceHz: info.lraResonanceDeciHz > 0 ? Double(info.lraResonanceDeciHz) / 10 : nil,
             state: "\(status.state)", output: Int(status.output), failsafeTrips: Int(status.failsafeTrips),
-            rxErrors: Int(status.rxCRCErrors) + Int(status.rxOtherErrors))
+            rxErrors: Int(status.rxCRCErrors) + Int(status.rxOtherErrors),
+            limits: limits.map {
+                LimitsOutput(ceilingLevel: Int($0.ceilingLevel), ceilingPercent: (Double($0.ceilingLevel) / 327.67 * 10).rounded() / 10,
+                             overdriveMs: Int($0.overdriveMs), recoveryMs: Int($0.recoveryMs), availableMs: Int($0.availableMs),
+                             ratedMv: Int($0.ratedMillivolts), supplyMv: Int($0.supplyMillivolts))
+            })
         if json {
             try printJSON(out)
             return
@@ -70,6 +95,10 @@ struct InfoCommand: ParsableCommand {
         if let hz = out.lraResonanceHz { print("resonance     \(hz) Hz") }
         print("buffer        \(out.bufferFrames) frames, frame rates \(out.frameRateHz[0])...\(out.frameRateHz[1]) Hz")
         print("clock         \(out.clockHz) Hz, unique id \(out.uniqueID)")
+        if let l = out.limits {
+            print("drive ceiling \(String(format: "%.0f", l.ceilingPercent)) % (\(l.ratedMv) mV motor on \(l.supplyMv) mV), overdrive up to \(l.overdriveMs) ms "
+                + "then \(l.recoveryMs) ms at or below it (\(l.availableMs) ms available)")
+        }
         print("state         \(out.state), output \(out.output), failsafe trips \(out.failsafeTrips), receive errors \(out.rxErrors)")
     }
 }

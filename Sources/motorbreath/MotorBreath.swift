@@ -1,25 +1,49 @@
 // The motorbreath command: subcommands, and the one-line error convention for every failure.
 
 import ArgumentParser
+import Glibc
 
 @main
 struct MotorBreath: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "motorbreath",
         abstract: "Breath waveforms felt on a vibration motor, streamed to a USB motor board on the board's own clock.",
+        // Paragraphs are one line each (a trailing \ joins source lines): ArgumentParser wraps them to the
+        // terminal. Example lines stay under 80 columns so they never wrap.
         discussion: """
-            Plays a breathing pattern on a motor board: the inhale swells, the hold is silent, the exhale fades.
-            Frames are rendered ahead of time and the board plays each one at a tick the host chose, so
-            USB and host scheduling delays do not reach the skin.
+            Plays a breathing pattern on a motor board: the inhale swells, the hold is silent, the exhale \
+            fades. Frames are rendered ahead of time and the board plays each one at a tick the host chose, \
+            so USB and host scheduling delays do not reach the skin.
 
             Examples:
-              motorbreath --simulate                      4-7-8 once on the built-in simulated board
-              motorbreath --port /dev/ttyUSB0 --cycles 4  four 4-7-8 breaths on a real board
+              motorbreath --simulate                # 4-7-8 once, simulated board
+              motorbreath --port /dev/ttyUSB0 --cycles 4
               motorbreath --simulate --pattern box --json
               motorbreath render --pattern 4-7-8 --format svg -o breath.svg
-              motorbreath fidelity                        felt-vs-intended error and render speed
+              motorbreath fidelity                  # felt error, render speed
             """,
-        subcommands: [Play.self, PortsCommand.self, InfoCommand.self, BenchCommand.self, SelftestCommand.self, RenderCommand.self, FidelityCommand.self, BenchmarkCommand.self, SimBoardCommand.self],
+        subcommands: [Play.self, PortsCommand.self, InfoCommand.self, BenchCommand.self, ConformCommand.self, LatencyCommand.self, PaletteCommand.self, SelftestCommand.self, RenderCommand.self, FidelityCommand.self, BenchmarkCommand.self, SimBoardCommand.self],
         defaultSubcommand: Play.self
     )
+
+    /// Parses and runs like ArgumentParser's own main, but every error is one line on stderr
+    /// ("motorbreath: ...", no usage block) and a word that is no command says so.
+    static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let commands = configuration.subcommands.map { $0._commandName } + ["help"]
+        if let first = arguments.first, !first.hasPrefix("-"), !commands.contains(first) {
+            Stderr.write("motorbreath: unknown command '\(first)' (commands: \(OptionValue.list(commands.filter { $0 != "help" })); see motorbreath --help)\n")
+            Glibc.exit(ExitCode.validationFailure.rawValue)
+        }
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success { exit(withError: error) }  // --help, --version
+            let lines = message(for: error).split(separator: "\n")
+            if !lines.isEmpty { Stderr.write("motorbreath: \(lines.joined(separator: "; "))\n") }
+            Glibc.exit(code.rawValue)
+        }
+    }
 }

@@ -16,7 +16,8 @@ struct PortArguments: ParsableArguments {
     @Option(help: "Serial port of the board, e.g. /dev/ttyUSB0, a pseudo-terminal such as /dev/pts/3, or auto (the one port whose board answers).")
     var port: String?
 
-    @Option(help: "Baud rate. Any rate the adapter can make, e.g. 115200, 250000, 500000, 1000000, 2000000.")
+    @Option(parsing: .unconditional, help: "Baud rate. Any rate the adapter can make, e.g. 115200, 250000, 500000, 1000000, 2000000 (default: 115200).",
+            transform: OptionValue.int(LinkSettings.baudRange))
     var baud: Int = 115_200
 
     @Option(help: "Code that opens the port: auto (termios for pseudo-terminals, libserialport otherwise), libserialport or termios.")
@@ -31,7 +32,8 @@ struct PortArguments: ParsableArguments {
     @Flag(help: "Reset the board on purpose first: pulse DTR low for 100 ms (Arduino-style auto-reset wiring).")
     var resetBoard = false
 
-    @Option(help: "Milliseconds to wait for the board to announce itself after the port opens (an Arduino's bootloader takes 1-2 s; its noise is discarded).")
+    @Option(parsing: .unconditional, help: "Milliseconds to wait for the board to announce itself after the port opens, 100...60000 (an Arduino's bootloader takes 1-2 s; its noise is discarded) (default: 3000).",
+            transform: OptionValue.int(100...60_000))
     var bootWait: Int = 3000
 
     @Flag(help: "Set an FTDI adapter's latency timer to 1 ms (needs write access to sysfs).")
@@ -39,13 +41,6 @@ struct PortArguments: ParsableArguments {
 
     var settings: LinkSettings {
         LinkSettings(baud: baud, driver: driver, dtr: dtr.map { $0 == .on }, rts: rts.map { $0 == .on })
-    }
-
-    func validate() throws {
-        guard LinkSettings.baudRange.contains(baud) else {
-            throw ValidationError("--baud must be \(LinkSettings.baudRange.lowerBound)...\(LinkSettings.baudRange.upperBound)")
-        }
-        guard bootWait >= 100 else { throw ValidationError("--boot-wait must be at least 100 ms") }
     }
 
     /// `--port`, with `auto` resolved to the one answering board. Exits with one line when there is none.

@@ -10,8 +10,8 @@ struct PortsCommand: ParsableCommand {
         commandName: "ports",
         abstract: "List serial ports (path, description, USB VID:PID, manufacturer, product, serial number).",
         discussion: """
-            USB (and Bluetooth) serial ports are listed; built-in UARTs such as /dev/ttyS0 only with --all
-            (most PCs report some that have nothing attached). Pseudo-terminals are not listed
+            USB (and Bluetooth) serial ports are listed; built-in UARTs such as /dev/ttyS0 only with --all \
+            (most PCs report some that have nothing attached). Pseudo-terminals are not listed \
             (libserialport skips virtual ttys) but work with --port.
             """
     )

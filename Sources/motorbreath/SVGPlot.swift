@@ -3,7 +3,9 @@
 import Breath
 
 struct SVGPlot {
+    /// The frames drawn (a sample of the rendering: every n-th frame) and the time of its last frame.
     let frames: [RenderedFrame]
+    let duration: Double
     let plan: BreathPlan?
     let title: String
     let motor: String
@@ -13,7 +15,6 @@ struct SVGPlot {
     let left = 60.0, right = 20.0, top = 50.0, bottom = 50.0
 
     func render() -> String {
-        let duration = max(frames.last.map { $0.time } ?? 1, 1e-3)
         let plotW = width - left - right, plotH = height - top - bottom
         func x(_ t: Double) -> Double { left + t / duration * plotW }
         // Drive spans -1...1 (braking below the axis); intensity and felt 0...1.
@@ -42,11 +43,10 @@ struct SVGPlot {
         for t in stride(from: 0.0, through: duration, by: step) {
             svg += "<text x=\"\(f(x(t)))\" y=\"\(height - bottom + 18)\" text-anchor=\"middle\" fill=\"#555\">\(fixed(t, step < 1 ? 1 : 0)) s</text>\n"
         }
-        let stride = max(1, frames.count / 2400)
         func line(_ value: (RenderedFrame) -> Double, color: String, width w: Double, dash: String = "") -> String {
             var points = ""
-            for i in Swift.stride(from: 0, to: frames.count, by: stride) {
-                points += "\(f(x(frames[i].time))),\(f(y(value(frames[i])))) "
+            for frame in frames {
+                points += "\(f(x(frame.time))),\(f(y(value(frame)))) "
             }
             let d = dash.isEmpty ? "" : " stroke-dasharray=\"\(dash)\""
             return "<polyline fill=\"none\" stroke=\"\(color)\" stroke-width=\"\(w)\"\(d) points=\"\(points)\"/>\n"

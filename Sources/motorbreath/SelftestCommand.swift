@@ -17,7 +17,7 @@ struct SelftestCommand: ParsableCommand {
     @OptionGroup(title: "Port (a serial adapter with TX wired to RX, or a pty whose far end echoes)")
     var connection: PortArguments
 
-    @Option(help: "Seconds of streaming.")
+    @Option(parsing: .unconditional, help: "Seconds of streaming (0.1...600) (default: 2).", transform: OptionValue.double(0.1...600))
     var seconds: Double = 2
 
     @Flag(help: "Print JSON.")

@@ -1,27 +1,62 @@
-// SIGINT/SIGTERM latch: the streaming loop polls it, sends STOP and exits 130/143.
+// Signals: the SIGINT/SIGTERM/SIGHUP latch the streaming loops poll (STOP, then exit 130/143/129), the
+// SIGWINCH flag the live line reads, and an immediate exit for commands that cannot poll (the terminal
+// given back first).
 
 import Glibc
 import Synchronization
 
 enum Signals {
     static let received = Atomic<Int32>(0)
+    static let resized = Atomic<Bool>(false)
 
-    /// Installs handlers for SIGINT and SIGTERM that only record the signal, and unblocks both:
+    /// Installs handlers for SIGINT, SIGTERM and SIGHUP (the terminal closed, an ssh session dropped) that
+    /// only record the signal, and unblocks them:
     /// a parent (a test runner, a supervisor) may have spawned us with them blocked.
     static func install() {
-        var set = sigset_t()
-        sigemptyset(&set)
-        sigaddset(&set, SIGINT)
-        sigaddset(&set, SIGTERM)
-        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        unblock([SIGINT, SIGTERM, SIGHUP])
         let handler: @convention(c) (Int32) -> Void = { sig in Signals.received.store(sig, ordering: .relaxed) }
         signal(SIGINT, handler)
         signal(SIGTERM, handler)
+        signal(SIGHUP, handler)
         signal(SIGPIPE, SIG_IGN)
     }
+
+    /// For commands with no loop that polls `pending` (benchmark): SIGINT, SIGTERM and SIGHUP give the
+    /// cursor and colours back and exit at once with 128 + signal. Nothing else to undo: no hardware.
+    static func exitRestoringTerminal() {
+        unblock([SIGINT, SIGTERM, SIGHUP])
+        let handler: @convention(c) (Int32) -> Void = { sig in
+            Terminal.restoreFromSignalHandler()
+            _exit(128 + sig)
+        }
+        signal(SIGINT, handler)
+        signal(SIGTERM, handler)
+        signal(SIGHUP, handler)
+    }
+
+    /// SIGWINCH sets `resized`; the live line reads the width again on its next redraw. SA_RESTART, and
+    /// every poll/nanosleep in the links already loops on EINTR, so a resize never disturbs streaming.
+    static func followResizes() {
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { _ in Signals.resized.store(true, ordering: .relaxed) }
+        action.sa_flags = SA_RESTART
+        sigemptyset(&action.sa_mask)
+        sigaction(SIGWINCH, &action, nil)
+        unblock([SIGWINCH])
+    }
+
+    /// True once after each resize.
+    static func takeResize() -> Bool { resized.exchange(false, ordering: .relaxed) }
 
     static var pending: Int32 { received.load(ordering: .relaxed) }
 
     /// The shell convention: 128 + signal number.
     static var exitCode: Int32 { 128 + pending }
+
+    private static func unblock(_ signals: [Int32]) {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for s in signals { sigaddset(&set, s) }
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+    }
 }

@@ -11,30 +11,42 @@ struct SimBoardCommand: ParsableCommand {
         commandName: "sim-board",
         abstract: "Run a simulated motor board on a new pseudo-terminal and print its path.",
         discussion: """
-            The board runs the same BoardCore logic as the firmware, on its own clock. Connect with
+            The board runs the same BoardCore logic as the firmware, on its own clock. Connect with \
             `motorbreath --port <printed path>`. Stops on SIGINT/SIGTERM.
             """
     )
 
-    @Option(help: "Motor kind: erm or lra.")
+    @Option(help: "Motor kind: erm or lra (default: erm).", transform: OptionValue.choice(["erm", "lra"]))
     var motor: String = "erm"
 
-    @Option(help: "Board clock error in parts per million (positive = fast).")
+    @Option(parsing: .unconditional, help: "Board clock error in parts per million, -50000...50000 (+-5 %, as drift= of --sim-link; positive = fast) (default: 0).",
+            transform: OptionValue.double(-50_000...50_000))
     var driftPpm: Double = 0
 
-    @Option(help: "Write the board's drive changes as 'tick level' lines to this file on exit.")
+    @Option(help: "Write the board's drive changes as 'tick level' lines to this file as it runs (with its clock origin first and a summary line at exit).")
     var driveLog: String?
 
     @Flag(help: "Be an echo (loopback) instead of a board: every byte comes back (for selftest --loopback).")
     var echo = false
 
+    @Option(help: "Also make the port reachable at this path (a symlink, replaced atomically, removed on exit): a stable name across restarts, like socat's link=.")
+    var link: String?
+
+    @Option(parsing: .unconditional, help: "Fault injection: this many seconds after the first START (0...86400), hear nothing for --deaf-ms (the failsafe fires; the host must re-prepare).",
+            transform: OptionValue.double(0...86_400))
+    var deafAfter: Double?
+
+    @Option(parsing: .unconditional, help: "How long the board stays deaf, ms (1...60000) (default: 300).", transform: OptionValue.int(1...60_000))
+    var deafMs: Int = 300
+
+    @Option(help: "Break one promise of the protocol on purpose, to see `conform` catch it: failsafe-report (the failsafe fires silently) or window-edge (INFO claims twice the buffer).",
+            transform: OptionValue.choice(Breakage.allCases.map(\.rawValue)))
+    var `break`: String?
+
     func run() throws {
         Signals.install()
         var spec = SimBoardSpec()
-        guard let kind = ["erm": MotorKind.erm, "lra": .lra][motor] else {
-            throw fail("unknown motor '\(motor)' (use erm or lra)")
-        }
-        spec.motor = kind
+        spec.motor = motor == "lra" ? .lra : .erm
         spec.driftPPM = driftPpm
         let pty: PseudoTerminal
         do { pty = try PseudoTerminal() } catch { throw fail(error) }
@@ -45,19 +57,31 @@ struct SimBoardCommand: ParsableCommand {
             }
             return
         }
+        if let link {
+            // A new name first, then rename over the old link: a host reopening the path never sees it missing.
+            let temporary = link + ".\(getpid()).tmp"
+            unlink(temporary)
+            guard symlink(pty.slavePath, temporary) == 0, rename(temporary, link) == 0 else {
+                throw fail("cannot create the link \(link): \(String(cString: strerror(errno)))")
+            }
+        }
+        defer { if let link { unlink(link) } }
         let board = SimulatedBoard(spec: spec, link: pty)
         board.persistent = true
+        if let path = driveLog {
+            do { board.driveLog = try DriveLog(path: path) } catch { throw fail(error) }
+        }
+        if let name = `break` {
+            guard let b = Breakage(rawValue: name) else {
+                throw fail("unknown --break '\(name)' (\(Breakage.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+            board.breakage = b
+        }
+        if let deafAfter { board.deafness = (deafAfter, deafMs) }
         let line = pty.slavePath + "\n"
         _ = line.withCString { Glibc.write(1, $0, strlen($0)) }  // unbuffered: the parent waits for it
         board.start()
         while Signals.pending == 0 { usleep(20_000) }
         board.stop()
-        if let path = driveLog {
-            var text = ""
-            for c in board.driveChanges { text += "\(c.tick) \(c.level)\n" }
-            guard let f = fopen(path, "w") else { throw fail("cannot write \(path)") }
-            fputs(text, f)
-            fclose(f)
-        }
     }
 }

@@ -5,7 +5,7 @@ import TestSupport
 import MotorSession
 import Testing
 
-@Suite struct CommandLineTests {
+@Suite(.timeLimit(.minutes(10))) struct CommandLineTests {
     @Test func missingPortIsOneClearLine() throws {
         let r = try runMotorbreath(["--port", "/nonexistent"])
         #expect(r.status != 0)
@@ -39,7 +39,34 @@ import Testing
         #expect(list.allSatisfy { ($0["transport"] as? String) != "native" })
         let all = try runMotorbreath(["ports", "--json", "--all"])
         let everything = try #require(try JSONSerialization.jsonObject(with: Data(all.stdout.utf8)) as? [[String: Any]])
-        #expect(everything.count >= list.count)
+        let listed = Set(everything.compactMap { $0["path"] as? String })
+        #expect(Set(list.compactMap { $0["path"] as? String }).isSubset(of: listed))
+        // The kernel's own list is the oracle: every tty in /sys/class/tty with a device behind it (not a
+        // virtual console or a pty) whose driver is not the 8250 placeholder is a port that must be listed,
+        // and nothing else may be.
+        let fm = FileManager.default
+        let withDevice = ((try? fm.contentsOfDirectory(atPath: "/sys/class/tty")) ?? []).filter {
+            fm.fileExists(atPath: "/sys/class/tty/\($0)/device/driver")
+        }
+        let real = withDevice.filter {
+            (try? fm.destinationOfSymbolicLink(atPath: "/sys/class/tty/\($0)/device/driver"))?.hasSuffix("/serial8250") != true
+        }
+        #expect(Set(real.map { "/dev/\($0)" }).isSubset(of: listed), "sysfs has \(real), ports --all listed \(listed)")
+        #expect(listed.isSubset(of: Set(withDevice.map { "/dev/\($0)" })), "listed \(listed), sysfs \(withDevice)")
+    }
+
+    /// Core Haptics' single tap plays: its felt length (30 ms on the ERM, 8 frames), after the warm-up.
+    @Test func aLoneTapPlays() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tap-\(UUID().uuidString).ahap").path
+        try #"{"Pattern":[{"Event":{"Time":0,"EventType":"HapticTransient"}}]}"#.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        for (extra, frames) in [([] as [String], 75 + 8), (["--no-warmup"], 8)] {
+            let r = try runMotorbreath(["--simulate", "--virtual-time", "--quiet", "--json", "--ahap", path] + extra)
+            #expect(r.status == 0, "\(r.stderr)")
+            let json = try jsonObject(r.stdout)
+            #expect(json["frames_played"] as? Int == frames, "\(extra)")
+            #expect(json["motor_off_at_exit"] as? Bool == true)
+        }
     }
 
     @Test func simulatedPlayPrintsAJSONReportWithTheMotorOff() throws {
@@ -53,7 +80,7 @@ import Testing
     }
 }
 
-@Suite(.serialized) struct ProbeTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct ProbeTests {
     @Test func probeTellsABoardFromAnEcho() throws {
         let board = try SimBoardProcess()
         defer { _ = board.stop() }

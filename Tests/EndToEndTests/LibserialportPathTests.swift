@@ -27,7 +27,7 @@ struct ShimBuildError: Error, CustomStringConvertible {
     var description: String { "could not compile \(source) with clang or cc" }
 }
 
-@Suite(.serialized) struct LibserialportPathTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct LibserialportPathTests {
     func shim() throws -> String { try libserialportShim.get() }
 
     @Test(arguments: ["termios", "libserialport"])

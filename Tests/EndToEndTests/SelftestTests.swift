@@ -4,7 +4,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite(.serialized) struct SelftestTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct SelftestTests {
     @Test func loopbackThroughAnEchoingPtyVerifiesEveryByte() throws {
         let echo = try SimBoardProcess(echo: true)
         defer { _ = echo.stop() }

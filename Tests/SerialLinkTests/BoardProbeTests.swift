@@ -5,7 +5,7 @@ import MotorSession
 import SerialLink
 import Testing
 
-@Suite struct BoardProbeTests {
+@Suite(.timeLimit(.minutes(10))) struct BoardProbeTests {
     @Test func anEchoIsNotABoard() throws {
         let pty = try PseudoTerminal()
         let stop = Mutex()

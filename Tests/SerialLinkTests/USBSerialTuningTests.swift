@@ -4,7 +4,7 @@ import Foundation
 import SerialLink
 import Testing
 
-@Suite(.serialized) struct USBSerialTuningTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct USBSerialTuningTests {
     @Test func sixteenMillisecondTimerGetsTheExactFixAndCanBeLowered() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("sysfs-\(UUID().uuidString)")
         let dir = root.appendingPathComponent("bus/usb-serial/devices/ttyUSB3")

@@ -4,7 +4,7 @@ import Foundation
 import SerialLink
 import Testing
 
-@Suite struct WakeTests {
+@Suite(.timeLimit(.minutes(10))) struct WakeTests {
     /// Starts a 60 s read on another thread, wakes it with `poke`, and reports whether it came back.
     /// A wake before the read starts also counts (the wake stays pending), so there is no race.
     func readReturnsAfter(_ link: ByteLink, _ poke: () -> Void) -> Bool {

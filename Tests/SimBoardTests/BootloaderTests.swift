@@ -7,7 +7,7 @@ import SerialLink
 import SimBoard
 import Testing
 
-@Suite struct BootloaderTests {
+@Suite(.timeLimit(.minutes(10))) struct BootloaderTests {
     func usbLink() -> LinkImpairments {
         var l = LinkImpairments()
         l.latencyNs = 1_000_000

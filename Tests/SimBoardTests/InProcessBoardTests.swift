@@ -6,7 +6,7 @@ import MotorWire
 import SimBoard
 import Testing
 
-@Suite struct InProcessBoardTests {
+@Suite(.timeLimit(.minutes(10))) struct InProcessBoardTests {
     @Test func breathIsFeltThroughTheMotorModel() throws {
         var spec = SimBoardSpec()
         spec.driftPPM = 300

@@ -71,3 +71,27 @@ public struct JSONShapeError: Error, CustomStringConvertible {
     public var text: String
     public var description: String { "not a JSON object: \(text)" }
 }
+
+/// Real-time tests share the machine; one test loads every core on purpose. It holds this gate exclusively
+/// (a file lock, across test targets and processes), the others hold it shared: so the deliberate load
+/// never lands on another test's timing, and real-time tests still run side by side otherwise.
+public final class RealTimeGate {
+    static let path = "/tmp/motorbreath-realtime-tests.lock"
+    private var fd: Int32
+
+    /// Blocks until the gate is held (shared, or exclusive).
+    public init(exclusive: Bool = false) {
+        fd = open(RealTimeGate.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o666)
+        if fd >= 0 { while flock(fd, exclusive ? LOCK_EX : LOCK_SH) != 0 && errno == EINTR {} }
+    }
+
+    public func release() {
+        if fd >= 0 {
+            flock(fd, LOCK_UN)
+            close(fd)
+            fd = -1
+        }
+    }
+
+    deinit { release() }
+}

@@ -16,7 +16,7 @@ func ftdiLike(drift: Double) -> LinkImpairments {
     return l
 }
 
-@Suite struct DriftAndRecoveryTests {
+@Suite(.timeLimit(.minutes(10))) struct DriftAndRecoveryTests {
     @Test(arguments: [500.0, -500.0])
     func boardClockDriftDoesNotMoveTheBreath(drift: Double) throws {
         var s = TimingScenario(impairments: ftdiLike(drift: drift))

@@ -19,12 +19,16 @@ public struct Shaper: Sendable {
     public var kick = 1.5
     /// Below this multiple of the stop threshold the intended level is left unplayed from rest.
     public var startLevel = 0.5
+    /// Keeps the drive within the motor's ceiling (DriveCeiling.swift), when it has one.
+    var limiter: OverdriveBudget?
 
-    public init(profile: MotorProfile, frameRate: Int, compensate: Bool = true, allowReverse: Bool = false) {
+    public init(profile: MotorProfile, frameRate: Int, compensate: Bool = true, allowReverse: Bool = false,
+                ceiling: DriveCeiling? = nil) {
         self.profile = profile
         self.compensate = compensate
         self.allowReverse = allowReverse
         dt = 1 / Double(frameRate)
+        limiter = ceiling.map { OverdriveBudget($0, frameSeconds: 1 / Double(frameRate)) }
         switch profile {
         case .erm(let m):
             erm = m
@@ -55,6 +59,7 @@ public struct Shaper: Sendable {
             d = now
         } else if var m = erm {
             d = ermDrive(m, target: next, rising: next > now)
+            if limiter != nil { d = limiter!.limit(d) }
             d = quantize(d)
             m.advance(drive: d, seconds: dt, riseFactor: eRise, fallFactor: eFall)
             erm = m
@@ -65,6 +70,7 @@ public struct Shaper: Sendable {
             let target = (next - m.amplitude * eRise) / (1 - eRise)
             d = min(max(target / gain, 0), 1)
         }
+        if limiter != nil { d = limiter!.limit(d) }
         d = quantize(d)
         if erm != nil {
             erm!.advance(drive: d, seconds: dt, riseFactor: eRise, fallFactor: eFall)

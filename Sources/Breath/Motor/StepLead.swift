@@ -15,40 +15,101 @@ enum StepLead {
     /// Longest lead considered.
     static let maxLead = 0.25
 
-    /// The jumps of `envelope` (piece boundaries where the intensity changes abruptly, and tap edges),
-    /// each with the lead that minimises the modeled squared error around it.
-    static func steps(of envelope: Envelope, tapSeconds: [Double], shaper: Shaper, frameRate: Int) -> [LeadStep] {
-        var jumps: [(Double, Double, Double)] = []
-        var cursor = Envelope.Cursor(envelope)
-        var previousEnd = -1.0
-        var previousValue = 0.0
-        for p in envelope.pieces {
-            // Value just before this piece (0 if there is a gap) and at its start.
-            let before = p.start == previousEnd ? previousValue : 0
-            let at = cursor.intensity(at: p.start)
-            if abs(at - before) > minimumJump { jumps.append((p.start, before, at)) }
-            previousEnd = p.end
-            previousValue = Envelope.valueAtEnd(p)
-            _ = cursor.intensity(at: p.end - 1e-9)
-        }
-        if previousEnd > 0 && previousValue > minimumJump { jumps.append((previousEnd, previousValue, 0)) }
+    /// Lead plans computed at full precision (levels to 1/1000) before coarser levels are used.
+    static let preciseBudget = 256
+    /// Levels are rounded to 1/20 once the budget is spent, so a pattern with a million different jumps
+    /// plans at most 441 more of them.
+    static let coarseSteps = 20.0
+
+    /// The jumps of `envelope` (where the intensity changes abruptly, and tap edges), each with the lead that
+    /// minimises the modeled squared error around it. `scale` maps intended intensity to the shaper's
+    /// amplitude (the motor's ceiling, or 1).
+    static func steps(of envelope: Envelope, tapSeconds: [Double], shaper: Shaper, frameRate: Int,
+                      scale: Double = 1) -> [LeadStep] {
+        var jumps = continuousJumps(envelope)
         for (tap, seconds) in zip(envelope.taps, tapSeconds) where tap.intensity > minimumJump {
             jumps.append((tap.time, 0, tap.intensity))
             jumps.append((tap.time + seconds, tap.intensity, 0))
         }
+        jumps = jumps.map { ($0.0, $0.1 * scale, $0.2 * scale) }
         jumps.sort { $0.0 < $1.0 }
-        // Breath jumps repeat every cycle: plan each distinct one once (levels rounded to 1/1000).
+        // Breath jumps repeat every cycle: plan each distinct one once (levels rounded to 1/1000, or to
+        // 1/20 after `preciseBudget` plans).
         var memo: [Int: Double] = [:]
+        var coarse: [Int: Double] = [:]
+        func key(_ from: Double, _ to: Double, _ steps: Double) -> Int {
+            Int((from * steps).rounded()) * 10_000 + Int((to * steps).rounded())
+        }
         return jumps.map { (t, from, to) in
-            let key = Int((from * 1000).rounded()) * 10_000 + Int((to * 1000).rounded())
-            let lead = memo[key] ?? bestLead(from: from, to: to, shaper: shaper, frameRate: frameRate)
-            memo[key] = lead
+            let fine = key(from, to, 1000)
+            if let lead = memo[fine] { return LeadStep(time: t, from: from, to: to, lead: lead) }
+            if memo.count < preciseBudget {
+                let lead = bestLead(from: from, to: to, shaper: shaper, frameRate: frameRate)
+                memo[fine] = lead
+                return LeadStep(time: t, from: from, to: to, lead: lead)
+            }
+            let rough = key(from, to, coarseSteps)
+            let lead = coarse[rough] ?? bestLead(from: from, to: to, shaper: shaper, frameRate: frameRate)
+            coarse[rough] = lead
             return LeadStep(time: t, from: from, to: to, lead: lead)
         }
     }
 
+    /// Jumps of the continuous intensity, found in one sweep over the envelope's cuts (event spans and
+    /// control segments): at the start of every stretch with events (from 0), at every cut inside one where
+    /// the value jumps, and at the end of the last stretch (to 0). A drop into a silence between two
+    /// stretches is not led (the renderer has always left those to the motor's own decay).
+    static func continuousJumps(_ envelope: Envelope) -> [(Double, Double, Double)] {
+        let spans = envelope.events.spans
+        let terms = envelope.events.terms
+        let segments = envelope.control.segments
+        var jumps: [(Double, Double, Double)] = []
+        func control(_ k: Int, at t: Double) -> Double { k >= 0 ? segments[k].shape.value(at: t) : 1 }
+        func value(_ span: Int, _ control: Double, at t: Double) -> Double {
+            min(max(terms[Int(spans[span].term)].value(at: t) * control, 0), 1)
+        }
+        func add(_ t: Double, _ before: Double, _ after: Double) {
+            if abs(after - before) > minimumJump { jumps.append((t, before, after)) }
+        }
+        var c = -1  // the last control segment starting at or before the sweep's time
+        func advance(to t: Double) { while c + 1 < segments.count && segments[c + 1].start <= t { c += 1 } }
+        var lastEnd = -1.0, lastValue = 0.0
+        var k = 0
+        while k < spans.count {
+            let t = spans[k].start
+            advance(to: t)
+            add(t, 0, value(k, control(c, at: t), at: t))
+            while true {
+                let end = spans[k].end
+                let nextControl = c + 1 < segments.count ? segments[c + 1].start : .infinity
+                if nextControl < end {
+                    // A curve point inside the span: the control may jump.
+                    let b = nextControl
+                    let before = value(k, control(c, at: b), at: b - 1e-9)
+                    advance(to: b)
+                    add(b, before, value(k, control(c, at: b), at: b))
+                    continue
+                }
+                let before = value(k, control(c, at: end), at: end - 1e-9)
+                if k + 1 < spans.count && spans[k + 1].start == end {
+                    advance(to: end)
+                    add(end, before, value(k + 1, control(c, at: end), at: end))
+                    k += 1
+                    continue
+                }
+                lastEnd = end
+                lastValue = before
+                k += 1
+                break
+            }
+        }
+        if lastEnd > 0 && lastValue > minimumJump { jumps.append((lastEnd, lastValue, 0)) }
+        return jumps
+    }
+
     /// Simulates the shaper from steady `from`, switching its target to `to` at each candidate lead,
-    /// and returns the lead with the least squared error against the ideal step.
+    /// and returns the lead with the least squared error against the ideal step. A candidate is dropped as
+    /// soon as its running error (a sum of squares, so it only grows) can no longer win.
     static func bestLead(from: Double, to: Double, shaper: Shaper, frameRate: Int) -> Double {
         let dt = 1 / Double(frameRate)
         let maxFrames = Int(maxLead * Double(frameRate))
@@ -59,25 +120,18 @@ enum StepLead {
             s.settle(at: from)
             var error = 0.0
             var previous = from
-            for k in -maxFrames..<settle {
+            var k = -maxFrames
+            while k < settle && error < best.error - 1e-12 {
                 let targetNext = (k + 1) >= -leadFrames ? to : from
                 let ideal = (k + 1) >= 0 ? to : from
                 _ = s.drive(now: previous, next: targetNext) { $0 }
                 previous = targetNext
                 let e = s.felt - ideal
                 error += e * e
+                k += 1
             }
-            if error < best.error - 1e-12 { best = (leadFrames, error) }
+            if k == settle && error < best.error - 1e-12 { best = (leadFrames, error) }
         }
         return Double(best.lead) * dt
-    }
-}
-
-extension Envelope {
-    /// The intensity at the very end of a piece (its right limit).
-    static func valueAtEnd(_ p: Piece) -> Double {
-        var strongest = 0.0
-        for term in p.terms { strongest = max(strongest, term.value(at: p.end - 1e-9)) }
-        return min(max(strongest * p.curve.value(at: p.end), 0), 1)
     }
 }

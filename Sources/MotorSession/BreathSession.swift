@@ -1,0 +1,110 @@
+// A breath on a motor board in a few lines, for apps: open the port, prepare the board, render the breath
+// shaped for its motor, play it on the board's clock (reconnecting if the board goes away), steer it
+// while it plays, and stop with the motor off. The `motorbreath` command plays through it too.
+//
+//     let session = try BreathSession(port: "/dev/ttyUSB0")
+//     session.onEvent = { event in print(event) }
+//     let report = try session.play(try BreathPattern.parse("4-7-8"), loop: true)   // blocks; from another
+//     session.change(.strength(0.5))                                                 // thread: change, stop
+
+import Breath
+import MotorWire
+import SerialLink
+
+public final class BreathSession: @unchecked Sendable {
+    public let channel: BoardChannel
+    public var options: SessionOptions
+    /// Reopens the port after an unplug (set by `init(port:)`; nil: a lost link ends the session).
+    public var reopen: (() throws(LinkError) -> ByteLink)?
+    /// The board's answers once prepared.
+    public private(set) var prepared: Prepared?
+    /// Phase starts and changes as they reach the motor (on the session's thread).
+    public var onEvent: ((SessionEvent) -> Void)?
+    /// About ten times a second while playing: the breath time, the board's STATUS, the link's health.
+    public var onStatus: ((LiveStatus) -> Void)?
+    /// Called once the session's player and frames exist, before the first frame is sent (for harnesses
+    /// that watch a simulated board).
+    public var willPlay: ((Player, FrameSource) -> Void)?
+    /// Checked by the playing loop: return true to stop (motor off), as `stop()` does.
+    public var shouldStop: () -> Bool = { false }
+    /// Where `change` and `stop` go (other threads, a socket, keys may send to it directly).
+    public let controls = ControlInbox()
+    private var inbox: ControlInbox { controls }
+    /// The player of the breath playing now (or last): its report is complete also after a failure.
+    public private(set) var player: Player?
+
+    /// A session on a link already open (a simulated world's, a pty's, any ByteLink).
+    public init(link: ByteLink, clock: HostClock = SystemClock(), options: SessionOptions = SessionOptions()) {
+        channel = BoardChannel(link: link, clock: clock)
+        self.options = options
+    }
+
+    /// A session on a serial port (libserialport for USB adapters, termios for ptys), reopened after an unplug.
+    public convenience init(port path: String, settings: LinkSettings = LinkSettings(baud: 115_200),
+                            options: SessionOptions = SessionOptions()) throws(LinkError) {
+        self.init(link: try PortOpener.open(path: path, settings: settings), options: options)
+        reopen = { () throws(LinkError) -> ByteLink in try PortOpener.open(path: path, settings: settings) }
+    }
+
+    /// HELLO, CONFIGURE and clock sync (`play` does it if it was not done).
+    @discardableResult
+    public func prepare() throws(SessionError) -> Prepared {
+        let p = try channel.prepare(options: options)
+        prepared = p
+        return p
+    }
+
+    /// The motor the board says it drives (ERM or LRA), with the reference physics.
+    public var motor: MotorProfile {
+        prepared?.info.motorKind == .lra ? .referenceLRA : .referenceERM
+    }
+
+    /// Plays `pattern` (`options` its length, strength, cues...), shaped for `motor` (default: the
+    /// board's) and within the board's drive ceiling when it reports one (LIMITS), and returns when it ends, was stopped, or failed (then it throws, the motor off as far as
+    /// the link still works). With `loop`, it repeats until a `finishAfterThisBreath` change or `stop()`.
+    public func play(_ pattern: BreathPattern, breath: BreathOptions = BreathOptions(), loop: Bool = false,
+                     motor: MotorProfile? = nil, compensate: Bool = true, warmup: Double = 0.3) throws(SessionError) -> PlayReport {
+        let p: Prepared
+        if let ready = prepared { p = ready } else { p = try prepare() }
+        let live = LiveFrames(plan: LivePlan(pattern: pattern, options: breath, loop: loop), frameRate: options.frameRate,
+                              resolution: resolution(p), motor: motor ?? self.motor, compensate: compensate, warmup: warmup,
+                              ceiling: p.limits?.driveCeiling)
+        return try play(live, prepared: p)
+    }
+
+    /// Plays a fixed haptic pattern (an AHAP file's): it cannot be steered.
+    public func play(pattern: HapticPattern, duration: Double, motor: MotorProfile? = nil, compensate: Bool = true,
+                     warmup: Double = 0.3) throws(SessionError) -> PlayReport {
+        let p: Prepared
+        if let ready = prepared { p = ready } else { p = try prepare() }
+        let renderer = FrameRenderer(pattern: pattern, duration: duration, frameRate: options.frameRate, resolution: resolution(p),
+                                     motor: motor ?? self.motor, compensate: compensate, warmup: warmup,
+                                     ceiling: p.limits?.driveCeiling)
+        return try play(FrameWindow(renderer), prepared: p)
+    }
+
+    /// Changes the playing breath (from any thread; the latest change of a kind wins).
+    public func change(_ change: BreathChange) { inbox.send(change) }
+
+    /// Ends the playing breath now, motor off (from any thread).
+    public func stop() { inbox.requestStop() }
+
+    /// Stops the motor and releases the port (a session that never played, or after `play`).
+    public func close() {
+        _ = channel.stopNow(timeoutMs: options.replyTimeoutMs)
+        channel.closeLink()
+    }
+
+    private func resolution(_ p: Prepared) -> DutyResolution { p.config.dutyFormat == .i16 ? .i16 : .u8 }
+
+    private func play(_ frames: FrameSource, prepared p: Prepared) throws(SessionError) -> PlayReport {
+        inbox.reset()
+        let player = Player(channel: channel, prepared: p, options: options, controls: inbox)
+        self.player = player
+        player.reopen = reopen
+        player.onEvent = onEvent
+        willPlay?(player, frames)
+        defer { prepared = nil }  // the board must be prepared again for another breath
+        return try player.play(frames, onStatus: { [onStatus] in onStatus?($0) }, shouldStop: shouldStop)
+    }
+}

@@ -1,0 +1,54 @@
+// Ending a stream: once every frame is sent, a deferred STOP (at_index = the end) lets the board finish
+// the last frame's whole period by itself; the session is over when the board says it stopped, on its
+// own clock, after that period. Only then does the final STOP(now) go out.
+
+import MotorWire
+
+/// Where the end of the current stream stands.
+struct StreamEnd {
+    /// Host time the deferred STOP was (last) sent; nil before.
+    var stopSentNs: UInt64?
+    var stopSeq: UInt8 = 0
+    /// The board answered the deferred STOP.
+    var stopAcknowledged = false
+    /// The board reported itself stopped, on its clock at or after the end of the last frame.
+    var boardStopped = false
+    /// A reconnect found the breath already over: nothing is left to play.
+    var nothingLeft = false
+
+    var stopSent: Bool { stopSentNs != nil }
+}
+
+extension Player {
+    /// Sends the deferred STOP once the last frame is sent, and again if its answer was lost.
+    func endStreamIfSent(at t: UInt64) throws(SessionError) {
+        guard window.next >= total else { return }
+        if let sent = end.stopSentNs, end.stopAcknowledged || elapsed(t, since: sent) < repairGuardNs { return }
+        end.stopSeq = try channel.send(.stop(atIndex: wire(total)))
+        end.stopSentNs = t
+    }
+
+    /// The board tick at which the stream ends (the last frame's period is over).
+    var endTick: UInt64? { timebase?.due(wire(total)) }
+
+    /// Notes a STATUS that tells whether the board finished the stream by itself.
+    func noteEnd(_ s: Status) {
+        guard end.stopSent else { return }
+        if s.ackSeq == end.stopSeq { end.stopAcknowledged = true }
+        if s.state == .configured, let endTick, s.tick >= endTick { end.boardStopped = true }
+    }
+
+    /// The session is over once the board showed it reached the end (the STATUS of its stop, or the PLAYED
+    /// of the last frame) and its clock, as estimated, has passed that end (a board with an output lead
+    /// reports up to that lead early, and a STOP now before the end would cut the last frame). If both final
+    /// reports were lost on the line, a second past the estimated end will do.
+    var finished: Bool {
+        if end.nothingLeft { return true }
+        guard end.stopSent, let endTick, let e = sync.tracker.estimate() else { return false }
+        let boardNow = e.tick(atHostNs: now)
+        if end.boardStopped || window.playedThrough >= total {
+            return boardNow > endTick + UInt64(e.ticksPerNs * 2e6)  // 2 ms of margin
+        }
+        return boardNow > endTick + UInt64(e.ticksPerNs * 1e9)
+    }
+}
