@@ -49,11 +49,11 @@ let package = Package(
         ),
         // Running the motorbreath binary from tests (end-to-end and emulated-board tests).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "MotorWireTests", dependencies: ["MotorWire"]),
-        .testTarget(name: "BoardCoreTests", dependencies: ["BoardCore", "MotorWire"]),
+        .testTarget(name: "MotorWireTests", dependencies: ["MotorWire", "TestSupport"]),
+        .testTarget(name: "BoardCoreTests", dependencies: ["BoardCore", "MotorWire", "TestSupport"]),
         .testTarget(name: "EmbeddedTests"),
         .testTarget(name: "SerialLinkTests", dependencies: ["SerialLink", "MotorSession", "MotorWire"]),
-        .testTarget(name: "BreathTests", dependencies: ["Breath"], exclude: ["Fixtures"]),
+        .testTarget(name: "BreathTests", dependencies: ["Breath", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "SimBoardTests", dependencies: ["SimBoard", "MotorSession", "Breath", "MotorWire"]),
         .testTarget(name: "TimingTests", dependencies: ["TimingBench", "SimBoard", "MotorSession", "Breath", "MotorWire", "SerialLink"]),
         // A real board on MOTORBREATH_BENCH_PORT (skipped, with a message, when it is not set).

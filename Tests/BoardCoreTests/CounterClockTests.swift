@@ -4,19 +4,8 @@
 
 import BoardCore
 import MotorWire
+import TestSupport
 import Testing
-
-/// SplitMix64: a small seeded generator (the seed is printed with any failure).
-struct Seeded: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 @Suite(.timeLimit(.minutes(10))) struct CounterClockTests {
     /// The true count is a plain 64-bit number; the hardware shows its low 32 bits. Readings come at
@@ -24,7 +13,7 @@ struct Seeded: RandomNumberGenerator {
     @Test(arguments: [UInt64(0), UInt64(UInt32.max) - 15 * 16_000_000, UInt64(UInt32.max), 0x7FFF_FFFF])
     func extensionFollowsTheTrueCountThroughWraps(start: UInt64) {
         let seed: UInt64 = 0xC10C + start
-        var rng = Seeded(state: seed)
+        var rng = SplitMix(seed: seed)
         var truth = start
         var clock = CounterExtension(raw: UInt32(truncatingIfNeeded: truth))
         #expect(clock.ticks == start)
@@ -79,7 +68,7 @@ struct Seeded: RandomNumberGenerator {
     func wakeDelayIsNeverEarlyNorLonger(rate: Int) {
         let (clockHz, cpuHz) = Self.rates[rate]
         let seed: UInt64 = 0x3A4E + UInt64(clockHz)
-        var rng = Seeded(state: seed)
+        var rng = SplitMix(seed: seed)
         let maxCycles: UInt32 = min(cpuHz / 20, 0xFF_FFFF)
         for _ in 0..<100_000 {
             let now = rng.next() >> 1

@@ -4,6 +4,7 @@
 
 import BoardCore
 import MotorWire
+import TestSupport
 import Testing
 
 /// 60 % ceiling (a 3 V motor on 5 V), 50 ms overdrive, 500 ms recovery: on the 1 MHz bench clock,
@@ -123,7 +124,7 @@ func overdriveRuns(_ log: [(tick: UInt64, level: Int16)], ceiling: Int16, until 
     @Test(arguments: [UInt64(0), 5_000, 50_000])
     func noRunAboveTheCeilingOutlastsTheBudget(lead: UInt64) {
         let seed: UInt64 = 0xD21E + lead
-        var rng = Seeded(state: seed)
+        var rng = SplitMix(seed: seed)
         var b = Bench(info: Bench.info(capacity: 1024), lead: lead, limits: testLimits)
         b.configure(failsafeMs: 10_000, reportEvery: 0)
         var values: [UInt16] = []

@@ -4,6 +4,7 @@
 
 import BoardCore
 import MotorWire
+import TestSupport
 import Testing
 
 @Suite(.timeLimit(.minutes(10))) struct WakePropertyTests {
@@ -51,18 +52,5 @@ import Testing
             // It ends: stopped, or the failsafe fired (no message for 200 ms), well within the wake budget.
             #expect(b.core.state == .configured || b.core.state == .failsafe, "seed \(seed): still \(b.core.state) after \(wakes) wakes")
         }
-    }
-}
-
-/// SplitMix64, seeded: every random case can be replayed from the seed printed with its failure.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -7,6 +7,7 @@
 @testable import Breath
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 @Suite(.serialized, .timeLimit(.minutes(30))) struct AHAPFuzzTests {
@@ -54,7 +55,7 @@ import Testing
     }
 
     /// One to four mutations of the parsed tree, then (sometimes) of the bytes.
-    static func mutate(_ seed: Any, _ rng: inout TestRNG) -> Data {
+    static func mutate(_ seed: Any, _ rng: inout SplitMix) -> Data {
         var tree = seed
         for _ in 0..<Int.random(in: 1...4, using: &rng) { tree = mutateTree(tree, &rng, depth: 0) }
         var bytes = [UInt8]((try? JSONSerialization.data(withJSONObject: tree, options: [.fragmentsAllowed])) ?? Data("{}".utf8))
@@ -75,7 +76,7 @@ import Testing
         return Data(bytes)
     }
 
-    static func mutateTree(_ node: Any, _ rng: inout TestRNG, depth: Int) -> Any {
+    static func mutateTree(_ node: Any, _ rng: inout SplitMix, depth: Int) -> Any {
         if var dict = node as? [String: Any], !dict.isEmpty, Int.random(in: 0..<4, using: &rng) > 0 || depth == 0 {
             let key = dict.keys.sorted().randomElement(using: &rng)!
             switch Int.random(in: 0..<10, using: &rng) {
@@ -133,7 +134,7 @@ import Testing
     }
 
     static func run(seed: UInt64, corpus data: [Data]) throws -> Outcome {
-        var rng = TestRNG(seed: seed)
+        var rng = SplitMix(seed: seed)
         let corpus = try data.map { try JSONSerialization.jsonObject(with: $0) }
         var o = Outcome()
         // Mostly 250 Hz; one file in ten at 1000 Hz, where planning the leads costs 16 times more.

@@ -1,6 +1,7 @@
 // Easing shapes and Core Haptics parameter semantics: multiply, add, clamp, relative times, who wins.
 
 import Breath
+import TestSupport
 import Testing
 
 @Suite(.timeLimit(.minutes(10))) struct EasingAndCurveTests {
@@ -91,7 +92,7 @@ import Testing
     /// ramps, curves of both parameters starting anywhere, taps. The seed is printed with any failure.
     @Test func compiledEnvelopeAgreesWithTheReferenceOnRandomPatterns() {
         let seed = UInt64.random(in: 0...UInt64.max)
-        var rng = TestRNG(seed: seed)
+        var rng = SplitMix(seed: seed)
         for round in 0..<60 {
             var events: [HapticEvent] = []
             for _ in 0..<Int.random(in: 1...(round < 30 ? 5 : 40), using: &rng) {

@@ -3,20 +3,8 @@
 
 import Breath
 import Foundation
+import TestSupport
 import Testing
-
-/// A small seedable generator (SplitMix64) for reproducible random patterns in tests.
-struct TestRNG: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 enum Golden {
     /// FNV-1a over the raw duty values.
@@ -73,7 +61,7 @@ enum Golden {
                 }
             }
         }
-        var rng = TestRNG(seed: 11)
+        var rng = SplitMix(seed: 11)
         for k in 0..<12 {
             var events: [HapticEvent] = []
             for _ in 0..<Int.random(in: 1...12, using: &rng) {

@@ -3,6 +3,7 @@
 
 @testable import Breath
 import Foundation
+import TestSupport
 import Testing
 
 @Suite(.timeLimit(.minutes(10))) struct JSONParserTests {
@@ -22,7 +23,7 @@ import Testing
         }
     }
 
-    func randomDocument(_ rng: inout TestRNG, depth: Int = 0) -> String {
+    func randomDocument(_ rng: inout SplitMix, depth: Int = 0) -> String {
         let strings = ["Time", "EventType", "a\\\"b", "caf\\u00e9", "\\ud83d\\ude00", "tab\\t", ""]
         switch Int.random(in: 0...(depth > 3 ? 4 : 6), using: &rng) {
         case 0: return ["true", "false", "null"].randomElement(using: &rng)!
@@ -38,7 +39,7 @@ import Testing
 
     @Test func readsWhatJSONSerializationReadsAndRefusesWhatItRefuses() {
         let seed = UInt64.random(in: 0...UInt64.max)
-        var rng = TestRNG(seed: seed)
+        var rng = SplitMix(seed: seed)
         var refused = 0
         for round in 0..<3000 {
             var text = Array(randomDocument(&rng).utf8)

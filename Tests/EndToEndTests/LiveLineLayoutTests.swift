@@ -3,6 +3,7 @@
 
 @testable import motorbreath
 import Foundation
+import TestSupport
 import Testing
 
 @Suite(.timeLimit(.minutes(10))) struct LiveLineLayoutTests {
@@ -74,18 +75,5 @@ import Testing
                 #expect(Terminal.columns(of: Terminal.clip(s, to: limit)) <= limit, "\(s) clipped to \(limit)")
             }
         }
-    }
-}
-
-/// A small seeded generator (SplitMix64), so a failure can be replayed from the printed seed.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(_ seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,6 +1,7 @@
 // CRC and COBS against published vectors; strict payload sizes; round trips of every message.
 
 import MotorWire
+import TestSupport
 import Testing
 
 @Suite(.timeLimit(.minutes(10))) struct CodecTests {
@@ -112,19 +113,6 @@ import Testing
             let ps = packets(decodeAll(wireBytes(status, seq: 1), decoder: &d))
             #expect(try BoardMessage(ps[0]) == status)
         }
-    }
-}
-
-/// Small deterministic PRNG for tests (SplitMix64).
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

@@ -1,6 +1,7 @@
 // The streaming decoder under 10^6 random and corrupted inputs: no crash, and it always resyncs.
 
 import MotorWire
+import TestSupport
 import Testing
 
 @Suite(.timeLimit(.minutes(10))) struct DecoderFuzzTests {
