@@ -110,9 +110,13 @@ public final class BoardChannel: @unchecked Sendable {
     }
 
     /// Sends a HEARTBEAT if nothing was written for `idleNs` (from the keep-alive thread).
-    func keepAlive(idleNs: UInt64) {
-        let due = writeLock.withLock { clock.nowNs() &- lastWrite > idleNs }
-        if due { _ = try? send(.heartbeat) }
+    /// Returns how long until the channel will have been quiet for `idleNs` (0 when a HEARTBEAT just went).
+    @discardableResult
+    func keepAlive(idleNs: UInt64) -> UInt64 {
+        let quiet = writeLock.withLock { clock.nowNs() &- lastWrite }
+        guard quiet >= idleNs else { return idleNs - quiet }
+        _ = try? send(.heartbeat)
+        return 0
     }
 
     /// Reads what arrives within `timeoutMs` (returns early once something decodes).
