@@ -21,6 +21,9 @@ public final class RunningMotorbreath {
     public let process = Process()
     let out: URL
     let err: URL
+    /// A config directory of this run's own (removed at the end), unless the test gives XDG_CONFIG_HOME:
+    /// a profile or a remembered strength in the user's ~/.config must not change what a test sees.
+    let config: URL?
 
     public init(_ arguments: [String], environment: [String: String] = [:]) throws {
         let dir = FileManager.default.temporaryDirectory
@@ -30,9 +33,15 @@ public final class RunningMotorbreath {
         FileManager.default.createFile(atPath: err.path, contents: nil)
         process.executableURL = motorbreathBinary
         process.arguments = arguments
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        var environment = environment
+        if environment["XDG_CONFIG_HOME"] == nil {
+            let own = dir.appendingPathComponent("config-\(UUID().uuidString)")
+            environment["XDG_CONFIG_HOME"] = own.path
+            config = own
+        } else {
+            config = nil
         }
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardOutput = try FileHandle(forWritingTo: out)
         process.standardError = try FileHandle(forWritingTo: err)
         try process.run()
@@ -47,6 +56,7 @@ public final class RunningMotorbreath {
         defer {
             try? FileManager.default.removeItem(at: out)
             try? FileManager.default.removeItem(at: err)
+            if let config { try? FileManager.default.removeItem(at: config) }
         }
         return RunResult(status: process.terminationStatus,
                          stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "",

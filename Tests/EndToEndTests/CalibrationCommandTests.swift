@@ -1,0 +1,109 @@
+// `motorbreath calibrate --simulate` end to end (the simulated board in virtual time, a seeded simulated
+// person answering), the saved profile used by render and play, and the remembered strength. Every run
+// has its own XDG_CONFIG_HOME.
+
+import Foundation
+import TestSupport
+import Testing
+
+@Suite(.timeLimit(.minutes(10))) struct CalibrationCommandTests {
+    final class ConfigDir {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("mb-xdg-\(UUID().uuidString)")
+        var env: [String: String] { ["XDG_CONFIG_HOME": url.path] }
+        deinit { try? FileManager.default.removeItem(at: url) }
+    }
+
+    static let simProfile = "53494d424f415244-wrist"  // the simulated board's unique id ("SIMBOARD"), spot wrist
+
+    func calibrate(_ config: ConfigDir, seed: Int = 3, extra: [String] = []) throws -> [String: Any] {
+        let r = try runMotorbreath(["calibrate", "--simulate", "--person-seed", "\(seed)", "--json"] + extra,
+                                   timeout: 300, environment: config.env)
+        #expect(r.status == 0, "\(r.stderr)")
+        return try jsonObject(r.stdout)
+    }
+
+    @Test func simulatedCalibrationFindsThePersonAndSavesAProfile() throws {
+        let config = ConfigDir()
+        for seed in [3, 11] {
+            let json = try calibrate(config, seed: seed)
+            let profile = json["profile"] as! [String: Any]
+            let truth = json["simulated_truth"] as! [String: Double]
+            let pairs = [("motor_start", "start_threshold"), ("motor_stop", "stop_threshold"),
+                         ("felt_threshold", "felt_threshold"), ("comfort_max", "comfort_max")]
+            for (task, field) in pairs {
+                let got = profile[field] as! Double, want = truth[task]!
+                #expect(abs(got - want) <= (task == "comfort_max" ? 0.1 : 0.03), "seed \(seed) \(task): \(got) vs hidden \(want)")
+            }
+            #expect(profile["lag_source"] as? String == "model")
+            #expect(profile["lag_s"] as? Double == 0.08)
+            #expect(json["motor_off_at_exit"] as? Bool == true)
+            let trials = json["trials"] as! Int
+            #expect((30...120).contains(trials), "seed \(seed): \(trials) trials")
+            let path = json["path"] as! String
+            #expect(path == config.url.path + "/motorbreath/profiles/\(CalibrationCommandTests.simProfile).json")
+            let saved = try jsonObject(String(contentsOfFile: path, encoding: .utf8))
+            #expect(saved["felt_threshold"] as? Double == profile["felt_threshold"] as? Double)
+        }
+    }
+
+    func render(_ config: ConfigDir, _ extra: [String]) throws -> String {
+        let r = try runMotorbreath(["render", "--pattern", "2-1-2", "--frame-rate", "100"] + extra, environment: config.env)
+        #expect(r.status == 0, "\(r.stderr)")
+        return r.stdout
+    }
+
+    /// The intensity column of a CSV render.
+    func intensities(_ csv: String) -> [Double] {
+        csv.split(separator: "\n").dropFirst().map { Double($0.split(separator: ",")[1])! }
+    }
+
+    @Test func renderUsesTheProfileByNameAndNotWithNone() throws {
+        let config = ConfigDir()
+        let profile = try calibrate(config)["profile"] as! [String: Any]
+        let felt = profile["felt_threshold"] as! Double, comfort = profile["comfort_max"] as! Double
+        let plain = try render(config, ["--strength", "subtle"])
+        let none = try render(config, ["--strength", "subtle", "--profile", "none"])
+        let with = try render(config, ["--strength", "subtle", "--profile", CalibrationCommandTests.simProfile])
+        #expect(plain == none)
+        #expect(with != plain)
+        // Subtle is felt: every sounding frame is at least the felt threshold, and none above the comfort.
+        let sounding = intensities(with).filter { $0 > 0 }
+        #expect(!sounding.isEmpty && sounding.allSatisfy { $0 >= felt - 1e-6 && $0 <= comfort + 1e-6 },
+                "felt \(felt), comfort \(comfort), range \(sounding.min()!)...\(sounding.max()!)")
+        #expect(intensities(plain).contains { $0 > 0 && $0 < felt })
+        let missing = try runMotorbreath(["render", "--pattern", "2-1-2", "--profile", "nobody-wrist"], environment: config.env)
+        #expect(missing.status != 0)
+        #expect(missing.stderr.split(separator: "\n").count == 1 && missing.stderr.contains("no profile 'nobody-wrist'"), "\(missing.stderr)")
+    }
+
+    @Test func playPicksTheBoardsProfileUnlessToldNone() throws {
+        let config = ConfigDir()
+        _ = try calibrate(config)
+        let base = ["--simulate", "--virtual-time", "--pattern", "2-1-2", "--json"]
+        let with = try runMotorbreath(base, timeout: 120, environment: config.env)
+        #expect(with.status == 0, "\(with.stderr)")
+        #expect(with.stderr.contains("profile: \(CalibrationCommandTests.simProfile)"), "\(with.stderr)")
+        #expect(try jsonObject(with.stdout)["wrong_duties"] as? Int == 0)
+        let none = try runMotorbreath(base + ["--profile", "none"], timeout: 120, environment: config.env)
+        #expect(none.status == 0, "\(none.stderr)")
+        #expect(!none.stderr.contains("profile:"))
+        let otherSpot = try runMotorbreath(base + ["--spot", "palm"], timeout: 120, environment: config.env)
+        #expect(!otherSpot.stderr.contains("profile:"))
+    }
+
+    @Test func theLastStrengthIsRememberedAndAFlagWins() throws {
+        let config = ConfigDir()
+        let strong = try render(config, [])
+        let subtle = try render(config, ["--strength", "subtle"])
+        #expect(strong != subtle)
+        let play = try runMotorbreath(["--simulate", "--virtual-time", "--pattern", "2-1-2", "--quiet", "--strength", "subtle"],
+                                      timeout: 120, environment: config.env)
+        #expect(play.status == 0, "\(play.stderr)")
+        let settings = try jsonObject(String(contentsOf: config.url.appendingPathComponent("motorbreath/settings.json"), encoding: .utf8))
+        #expect(settings["strength"] as? String == "subtle")
+        #expect(try render(config, []) == subtle)                          // remembered
+        #expect(try render(config, ["--strength", "strong"]) == strong)   // an explicit flag wins
+        // render never changes what is remembered
+        #expect(try render(config, []) == subtle)
+    }
+}
