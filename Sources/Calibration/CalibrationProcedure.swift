@@ -62,7 +62,7 @@ public struct CalibrationProcedure: Sendable {
             return StaircaseRule(start: max(start, 0.2), step: 0.05, minStep: 0.003, low: 0, high: 0.8)
         case .comfortMax:
             let felt = results[.feltThreshold]?.estimate ?? 0.05
-            return StaircaseRule(start: max(0.5, felt + 0.1), step: 0.15, minStep: 0.01, low: min(felt + 0.05, 1), high: 1)
+            return StaircaseRule(start: max(0.5, felt + 0.1), step: 0.15, minStep: 0.025, low: min(felt + 0.05, 1), high: 1)
         }
     }
 
