@@ -3,7 +3,8 @@
 
 public struct AccuracyFigures: Sendable, Equatable {
     public var task: CalibrationTask
-    /// Absolute error of the estimate against the hidden truth, drive fraction.
+    /// Absolute error of the estimate against the hidden truth: drive fraction; for the spin-up task, the
+    /// lag in seconds.
     public var p50: Double
     public var p95: Double
     public var worst: Double
@@ -26,7 +27,9 @@ public enum CalibrationAccuracy {
             totals.append(procedure.trials)
             for (task, result) in procedure.results {
                 let truth = rig.truth(task)
-                let e = abs(result.estimate - truth)
+                // The spin-up task is judged by what it is for: the lag it yields, against the motor's.
+                let estimate = task == .motorLag ? procedure.lagSeconds ?? .infinity : result.estimate
+                let e = abs(estimate - truth)
                 errors[task, default: []].append((e, e / truth, seed, result.trials))
             }
         }

@@ -2,6 +2,8 @@
 // next trial, the answers, and the measured values. No clock, no I/O: a terminal, a test or the
 // simulated person drives it the same way.
 
+import Foundation
+
 /// Drive levels used by the stimuli.
 public enum StimulusLevels {
     /// The spin-up before a stop-threshold trial (well above any start threshold).
@@ -53,6 +55,9 @@ public struct CalibrationProcedure: Sendable {
         switch task {
         case .motorStart:
             return StaircaseRule(start: 0.35, step: 0.08, minStep: 0.005, low: 0, high: 0.8)
+        case .motorLag:
+            // Seconds of push, not a level.
+            return StaircaseRule(start: 0.08, step: 0.03, minStep: 0.002, low: 0.002, high: 0.4)
         case .motorStop:
             // A spinning motor holds down to below where it starts.
             let start = results[.motorStart]?.estimate ?? 0.35
@@ -66,6 +71,30 @@ public struct CalibrationProcedure: Sendable {
         }
     }
 
+    /// The spin-up task's push (30 % above the measured start threshold, so a start threshold measured a
+    /// little low still starts the motor) and hold (between the stop and start thresholds: a resting motor
+    /// stays at rest, a turning one keeps turning).
+    static func lagLevels(_ results: [CalibrationTask: StaircaseResult]) -> (push: Double, hold: Double) {
+        let start = results[.motorStart]?.estimate ?? 0.2
+        let stop = min(results[.motorStop]?.estimate ?? start / 3, start)
+        return (min(1, 1.3 * start), (start + stop) / 2)
+    }
+
+    /// The motor's time constant from the spin-up task: a first-order rise from rest toward the push level
+    /// P reaches the stop threshold S after the shortest push D, so tau = D / -ln(1 - S / P). Model-based:
+    /// it assumes the ERM model's rise (nil until the task is done).
+    public var lagSeconds: Double? {
+        guard let lag = results[.motorLag], let stop = results[.motorStop]?.estimate else { return nil }
+        // A staircase that never turned, or sat at its longest push, found no spin-up time (the push did
+        // not start the motor): no lag rather than a wrong one.
+        let rule = CalibrationProcedure.rule(for: .motorLag, results: results)
+        guard lag.converged, lag.estimate < rule.high - 2 * rule.step else { return nil }
+        let d = lag.estimate
+        let push = CalibrationProcedure.lagLevels(results).push
+        guard stop > 0, stop < push else { return nil }
+        return d / -log(1 - stop / push)
+    }
+
     /// What a trial of `task` at `level` plays.
     public static func stimulus(for task: CalibrationTask, level: Double,
                                 results: [CalibrationTask: StaircaseResult]) -> Stimulus {
@@ -75,6 +104,9 @@ public struct CalibrationProcedure: Sendable {
             return Stimulus(segments: [S(level, 1.0)], judgedSeconds: 0.5)
         case .motorStop:
             return Stimulus(segments: [S(StimulusLevels.spinUp, StimulusLevels.spinUpSeconds), S(level, 1.25)], judgedSeconds: 0.5)
+        case .motorLag:
+            let p = lagLevels(results)
+            return Stimulus(segments: [S(p.push, level), S(p.hold, 1.0)], judgedSeconds: 0.5)
         case .feltThreshold:
             let start = results[.motorStart]?.estimate ?? 0.2
             let bump = min(max(StimulusLevels.bumpFactor * start, level), 1)

@@ -17,9 +17,10 @@ public struct CalibrationProfile: Sendable, Equatable, Codable {
     public var stopThreshold: Double
     public var feltThreshold: Double
     public var comfortMax: Double
-    /// The motor's time constant (rise and fall), seconds, and how it was found: "model" (the simulated
-    /// board's motor model), "reference" (the reference motor's; not measured: the board cannot
-    /// measure back-EMF today).
+    /// The motor's time constant (rise and fall), seconds, and how it was found: "spin-up task" (from
+    /// the shortest push that starts the motor, as the person felt it, through the ERM model's first-order
+    /// rise), "model" (a simulated motor's model) or "reference" (the reference motor's, not measured; the
+    /// board cannot measure back-EMF today).
     public var lagSeconds: Double
     public var lagSource: String
     /// Each staircase: estimate, spread, reversals, trials.
@@ -61,10 +62,17 @@ public struct CalibrationProfile: Sendable, Equatable, Codable {
         return String(repeating: "0", count: max(0, 16 - hex.count)) + hex
     }
 
+    /// A measured lag is taken 10 % longer by the shaper: a model even a little faster than the motor
+    /// believes a kicked rotor turns before it does, stops kicking, and the motor stalls until the breath
+    /// is strong enough to start it (on fidelity's slower motor: a model 5 % fast starts the inhale 464 ms
+    /// late; 10 % slow, 12 ms early). The spin-up task's error is a few %, so the margin covers it.
+    public static let lagSafety = 1.1
+
     /// The motor the shaper assumes: the measured thresholds and lag (an LRA keeps its model).
     public var motorProfile: MotorProfile {
         if motor == "lra" { return .referenceLRA }
-        return .erm(ERMModel(riseTau: lagSeconds, fallTau: lagSeconds, startThreshold: startThreshold,
+        let tau = lagSource == CalibrationProfile.lagFromTask ? lagSeconds * CalibrationProfile.lagSafety : lagSeconds
+        return .erm(ERMModel(riseTau: tau, fallTau: tau, startThreshold: startThreshold,
                              stopThreshold: min(stopThreshold, startThreshold)))
     }
 
@@ -75,9 +83,13 @@ public struct CalibrationProfile: Sendable, Equatable, Codable {
     /// Intensity 0...1 mapped onto [felt threshold, comfortable maximum].
     public var feltRange: FeltRange { FeltRange(floor: feltThreshold, ceiling: comfortMax) }
 
-    /// The measured values from a finished procedure.
+    /// The spin-up task's label.
+    public static let lagFromTask = "spin-up task"
+
+    /// The measured values from a finished procedure; the lag from its spin-up task when it has one,
+    /// else `lagSeconds` with `lagSource`.
     public init(procedure: CalibrationProcedure, board: String, boardName: String, spot: String, lra: Bool,
-                lagSeconds: Double, lagSource: String, created: String = "") {
+                lagSeconds: Double = 0.080, lagSource: String = "reference", created: String = "") {
         let r = procedure.results
         var staircases: [String: StaircaseResult] = [:]
         for (task, result) in r { staircases[task.rawValue] = result }
@@ -86,7 +98,9 @@ public struct CalibrationProfile: Sendable, Equatable, Codable {
         let felt = r[.feltThreshold]?.estimate ?? 0
         let comfort = max(r[.comfortMax]?.estimate ?? 1, felt)
         self.init(board: board, boardName: boardName, spot: spot, motor: lra ? "lra" : "erm", startThreshold: start,
-                  stopThreshold: stop, feltThreshold: felt, comfortMax: comfort, lagSeconds: lagSeconds,
-                  lagSource: lagSource, staircases: staircases, created: created)
+                  stopThreshold: stop, feltThreshold: felt, comfortMax: comfort,
+                  lagSeconds: procedure.lagSeconds ?? lagSeconds,
+                  lagSource: procedure.lagSeconds == nil ? lagSource : CalibrationProfile.lagFromTask,
+                  staircases: staircases, created: created)
     }
 }

@@ -28,6 +28,8 @@ public struct SimulatedRig: Sendable {
         switch task {
         case .motorStart: max(motor.startThreshold, person.fingertipThreshold)
         case .motorStop: max(motor.stopThreshold, person.fingertipThreshold)
+        // The spin-up task's end result: the motor's time constant (seconds, not a level).
+        case .motorLag: motor.riseTau
         case .feltThreshold: max(motor.stopThreshold, person.spotThreshold)
         case .comfortMax: person.comfortMax
         }
@@ -56,10 +58,10 @@ extension SimulatedRig {
                         lapseRate: 0.02, falseAlarmRate: 0.02, seed: seed)
     }
 
-    /// Calibrates and returns the profile (the lag from the motor model, labelled "model").
+    /// Calibrates and returns the profile (the lag from the spin-up task, as on a real board).
     public mutating func profile(board: String, boardName: String, spot: String, created: String = "") -> CalibrationProfile {
         let procedure = run()
         return CalibrationProfile(procedure: procedure, board: board, boardName: boardName, spot: spot, lra: false,
-                                  lagSeconds: motor.riseTau, lagSource: "model", created: created)
+                                  created: created)
     }
 }

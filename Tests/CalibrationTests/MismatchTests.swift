@@ -22,10 +22,28 @@ struct MismatchTests {
             if seed == 1 {
                 print("mismatch, calibrated profile (person seed 1: start \(profile.startThreshold), stop \(profile.stopThreshold)): onset \(after.onsetErrorMs) ms, RMS \(after.rmsPercent) %; with warm-up onset \(warm.onsetErrorMs) ms, RMS \(warm.rmsPercent) %")
             }
-            #expect(after.onsetErrorMs <= 20, "seed \(seed): onset \(after.onsetErrorMs) ms, profile \(profile)")
+            // Early counts as much as late.
+            #expect(abs(after.onsetErrorMs) <= 20, "seed \(seed): onset \(after.onsetErrorMs) ms, profile \(profile)")
             #expect(after.rmsPercent <= 3, "seed \(seed): RMS \(after.rmsPercent) %, profile \(profile)")
-            #expect(warm.onsetErrorMs <= 20 && warm.rmsPercent <= 3, "seed \(seed) with warm-up: \(warm)")
+            #expect(abs(warm.onsetErrorMs) <= 20 && warm.rmsPercent <= 3, "seed \(seed) with warm-up: \(warm)")
         }
         #expect(before.onsetErrorMs > 100)  // the case is a real mismatch
+    }
+
+    /// The same against 100 people drawn at random (noisier, with lapses): how often the goal is met.
+    @Test func acrossRandomPeople() {
+        let plan = BreathPlan(pattern: BreathPattern.presets[0])
+        let plant = MotorProfile.erm(ERMModelFixture.weaker)
+        var met = 0, onsets: [Double] = [], misses: [UInt64] = []
+        for seed: UInt64 in 1...100 {
+            var rig = SimulatedRig(motor: ERMModelFixture.weaker, person: .random(seed: seed))
+            let profile = rig.profile(board: "0", boardName: "sim", spot: "wrist")
+            let r = Fidelity.measure(plan: plan, resolution: .i16, shapeFor: profile.motorProfile, plant: plant, compensate: true)
+            onsets.append(r.onsetErrorMs)
+            if abs(r.onsetErrorMs) <= 20 && r.rmsPercent <= 3 { met += 1 } else { misses.append(seed) }
+        }
+        onsets.sort()
+        print("mismatch across 100 random people: goal met \(met)/100; onset min \(onsets.first!) median \(onsets[50]) max \(onsets.last!) ms; missed seeds \(misses)")
+        #expect(met >= 95, "goal met for \(met) of 100; missed seeds \(misses)")
     }
 }

@@ -26,7 +26,8 @@ struct ProfileTests {
         #expect(profile.name == "53494d424f415244-wrist")  // "SIMBOARD"
         let back = try store.load(profile.name)
         #expect(back == profile)
-        #expect(back?.staircases.count == 4)
+        #expect(back?.staircases.count == 5)
+        #expect(back?.lagSource == "spin-up task")
         #expect(store.profileNames() == [profile.name])
         #expect(try store.load("nobody-wrist") == nil)
         #expect(throws: ConfigError.self) { try store.load("../etc/passwd") }
@@ -54,6 +55,9 @@ struct ProfileTests {
                                    startThreshold: 0.18, stopThreshold: 0.06, feltThreshold: 0.09, comfortMax: 0.7,
                                    lagSeconds: 0.1, lagSource: "model")
         #expect(p.motorProfile == .erm(ERMModel(riseTau: 0.1, fallTau: 0.1, startThreshold: 0.18, stopThreshold: 0.06)))
+        var measured = p
+        measured.lagSource = "spin-up task"  // a measured lag is taken 10 % longer (CalibrationProfile.lagSafety)
+        #expect(measured.motorProfile == .erm(ERMModel(riseTau: 0.1 * 1.1, fallTau: 0.1 * 1.1, startThreshold: 0.18, stopThreshold: 0.06)))
         #expect(p.feltRange.map(0) == 0)
         #expect(abs(p.feltRange.map(1) - 0.7) < 1e-12)
         #expect(abs(p.feltRange.map(0.5) - (0.09 + 0.5 * 0.61)) < 1e-12)

@@ -29,15 +29,17 @@ import Testing
             let profile = json["profile"] as! [String: Any]
             let truth = json["simulated_truth"] as! [String: Double]
             let pairs = [("motor_start", "start_threshold"), ("motor_stop", "stop_threshold"),
-                         ("felt_threshold", "felt_threshold"), ("comfort_max", "comfort_max")]
+                         ("felt_threshold", "felt_threshold"), ("comfort_max", "comfort_max"), ("motor_lag", "lag_s")]
             for (task, field) in pairs {
                 let got = profile[field] as! Double, want = truth[task]!
                 // The comfortable maximum is the noisiest judgment and cannot be probed above full drive (AccuracyTests
                 // bounds its p50 and p95 over 100 seeds; one person may sit in the tail).
-                #expect(abs(got - want) <= (task == "comfort_max" ? 0.15 : 0.03), "seed \(seed) \(task): \(got) vs hidden \(want)")
+                #expect(abs(got - want) <= (task == "comfort_max" ? 0.15 : task == "motor_lag" ? 0.01 : 0.03),
+                        "seed \(seed) \(task): \(got) vs hidden \(want)")
             }
-            #expect(profile["lag_source"] as? String == "model")
-            #expect(profile["lag_s"] as? Double == 0.08)
+            #expect(profile["lag_source"] as? String == "spin-up task")
+            let lag = profile["lag_s"] as! Double
+            #expect(abs(lag - truth["motor_lag"]!) <= 0.01, "seed \(seed): lag \(lag) vs hidden \(truth["motor_lag"]!)")
             #expect(json["motor_off_at_exit"] as? Bool == true)
             let trials = json["trials"] as! Int
             #expect((30...120).contains(trials), "seed \(seed): \(trials) trials")

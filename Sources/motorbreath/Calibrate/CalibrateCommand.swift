@@ -16,20 +16,20 @@ struct CalibrateCommand: ParsableCommand {
         commandName: "calibrate",
         abstract: "Measure the motor and what you feel on a body spot (about 2 minutes), and save a profile.",
         discussion: """
-            Four short measurements, each a staircase as in a hearing test: the level goes down while you \
+            Five short measurements, each a staircase as in a hearing test: the level goes down while you \
             answer yes and up when you answer no, and the answers where it turns are averaged. First you \
             hold the motor between finger and thumb (where does it start turning from rest, where does it \
-            stall while spinning), then you place it on the body spot (the weakest level you feel there, \
-            the strongest that stays comfortable for minutes).
+            stall while spinning, how short a push starts it: its spin-up time, from which its lag \
+            follows), then you place it on the body spot (the weakest level you feel there, the strongest \
+            that stays comfortable for minutes).
 
             Keys: space or enter = yes, n = no, q = stop (nothing saved). Ctrl-C stops with the motor off.
 
             The profile is saved per board (its unique id from INFO) and spot in \
             $XDG_CONFIG_HOME/motorbreath/profiles (else ~/.config/motorbreath/profiles). With it, play, render \
             and palette map intensity 0...1 onto what you feel (subtle is felt, strong is not too strong) and \
-            shape frames for the measured thresholds. The motor's lag is not measured (the board cannot \
-            measure back-EMF): a real board's profile keeps the reference motor's; --simulate takes the \
-            simulated motor's from its model.
+            shape frames for the measured thresholds and lag. The lag comes from what you feel, through the \
+            motor model (the board cannot measure back-EMF); an LRA board skips the motor measurements.
 
             Examples:
               motorbreath calibrate --port /dev/ttyUSB0 --spot wrist
@@ -51,7 +51,7 @@ struct CalibrateCommand: ParsableCommand {
             transform: OptionValue.uint64)
     var personSeed: UInt64 = 1
 
-    @Option(help: "With --simulate: the simulated motor, reference (80 ms, 15 % start threshold) or slower (100 ms, 18 %) (default: reference).",
+    @Option(help: "With --simulate: the motor the simulated person feels, reference (80 ms, 15 % start threshold) or slower (100 ms, 18 %) (default: reference).",
             transform: OptionValue.choice(["reference", "slower"]))
     var simMotor: String = "reference"
 
@@ -98,6 +98,12 @@ struct CalibrateCommand: ParsableCommand {
         let prepared: Prepared
         do { prepared = try session.prepare() } catch { throw fail(error) }
         let lra = prepared.info.motorKind == .lra
+        // The spin-up task times pushes of a few tens of ms: the board's finest frames (at most 1 ms).
+        let fastest = min(1000, Int(prepared.info.maxFrameRateHz))
+        if fastest > options.frameRate {
+            session.options.frameRate = fastest
+            do { _ = try session.prepare() } catch { throw fail(error) }
+        }
         say("board: \(prepared.info.displayName), \(lra ? "LRA" : "ERM")")
         if keys?.isTerminal == false { say("(answers are read from standard input: y or space = yes, n = no, q = stop)") }
 
@@ -155,14 +161,13 @@ struct CalibrateCommand: ParsableCommand {
         let iso = ISO8601DateFormatter().string(from: Date())
         let profile = CalibrationProfile(
             procedure: procedure, board: CalibrationProfile.boardID(prepared.info.uniqueID), boardName: prepared.info.displayName,
-            spot: spot, lra: lra, lagSeconds: simulate ? simulatedMotor.riseTau : 0.080,
-            lagSource: simulate ? "model" : "reference", created: iso)
+            spot: spot, lra: lra, created: iso)
         var path: String?
         if !noSave {
             do { path = try ConfigStore().save(profile).path } catch { throw fail("\(error)") }
         }
         say("")
-        say("motor starts at \(percent(profile.startThreshold)), stalls below \(percent(profile.stopThreshold)); felt on your \(spot) from \(percent(profile.feltThreshold)), comfortable up to \(percent(profile.comfortMax)); lag \(Int(profile.lagSeconds * 1000)) ms (\(profile.lagSource == "model" ? "from the simulated motor's model" : "the reference motor's: not measured"))")
+        say("motor starts at \(percent(profile.startThreshold)), stalls below \(percent(profile.stopThreshold)); felt on your \(spot) from \(percent(profile.feltThreshold)), comfortable up to \(percent(profile.comfortMax)); lag \(Int((profile.lagSeconds * 1000).rounded())) ms (\(profile.lagSource == CalibrationProfile.lagFromTask ? "from the spin-up time you felt" : "the reference motor's: not measured"))")
         say(path.map { "saved profile \(profile.name): \($0)" } ?? "not saved (--no-save)")
         say("motor \(off ? "off" : "STATE UNKNOWN")")
         if json {
