@@ -3,6 +3,7 @@
 // has its own XDG_CONFIG_HOME.
 
 import Foundation
+import Glibc
 import TestSupport
 import Testing
 
@@ -109,5 +110,49 @@ import Testing
         #expect(try render(config, ["--strength", "strong"]) == strong)   // an explicit flag wins
         // render never changes what is remembered
         #expect(try render(config, []) == subtle)
+    }
+}
+
+/// `calibrate --port` on the simulated board in its own process, answered through standard input as a
+/// person would press keys: the trials reach the board's pin at the staircase's levels, q stops with
+/// nothing saved, Ctrl-C stops with the motor off.
+@Suite(.timeLimit(.minutes(10))) struct CalibrationPortTests {
+    @Test func answersMoveTheLevelOnTheBoardAndQStopsWithNothingSaved() throws {
+        let board = try SimBoardProcess()
+        defer { board.stop() }
+        let config = CalibrationCommandTests.ConfigDir()
+        // space: ready; n: not turning at 35 % (up one step of 8 %); y: turning at 43 % (down); q: stop.
+        let r = try runMotorbreath(["calibrate", "--port", board.ptyPath], timeout: 60, environment: config.env,
+                                   input: " nyq")
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(r.stderr.contains("calibration stopped (q); nothing saved; motor off"), "\(r.stderr)")
+        #expect(r.stderr.contains("1/5  motor start: Hold the motor lightly between finger and thumb"))
+        #expect(!FileManager.default.fileExists(atPath: config.url.appendingPathComponent("motorbreath/profiles").path))
+        let record = board.stop()
+        // The pin held 35 %, then 43 %, then 39 % (a reversal halves the step; the third trial is unanswered),
+        // each for a second, then 0 (within the 8-bit duty's step).
+        var held: [Double] = []
+        for (a, b) in zip(record.changes, record.changes.dropFirst()) where a.level != 0 {
+            let seconds = Double(b.tick - a.tick) / Double(record.clockHz)
+            if seconds > 0.5 { held.append(Double(a.level) / 32767) }
+        }
+        #expect(held.count == 3 && zip(held, [0.35, 0.43, 0.39]).allSatisfy { abs($0 - $1) <= 0.5 / 255 + 1e-4 }, "\(held)")
+        #expect(record.changes.last?.level == 0)
+    }
+
+    @Test func ctrlCStopsWithTheMotorOff() throws {
+        let board = try SimBoardProcess()
+        defer { board.stop() }
+        let config = CalibrationCommandTests.ConfigDir()
+        let host = try RunningMotorbreath(["calibrate", "--port", board.ptyPath], environment: config.env, input: " ")
+        // Wait until the first trial is on the pin, then Ctrl-C while it plays.
+        let deadline = Date().addingTimeInterval(20)
+        while board.record.changes.last.map({ $0.level == 0 }) ?? true, Date() < deadline { usleep(20_000) }
+        kill(host.process.processIdentifier, SIGINT)
+        let r = host.finish(timeout: 20)
+        #expect(r.status == 130, "\(r.stderr)")
+        #expect(r.stderr.contains("stopped, nothing saved; motor off"), "\(r.stderr)")
+        let record = board.stop()
+        #expect(record.changes.last?.level == 0, "the pin is left at \(record.changes.last.map { "\($0.level)" } ?? "?")")
     }
 }

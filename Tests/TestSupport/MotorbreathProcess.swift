@@ -25,7 +25,8 @@ public final class RunningMotorbreath {
     /// a profile or a remembered strength in the user's ~/.config must not change what a test sees.
     let config: URL?
 
-    public init(_ arguments: [String], environment: [String: String] = [:]) throws {
+    /// `input`: what the child reads on standard input (default: the test's own).
+    public init(_ arguments: [String], environment: [String: String] = [:], input: String? = nil) throws {
         let dir = FileManager.default.temporaryDirectory
         out = dir.appendingPathComponent("out-\(UUID().uuidString)")
         err = dir.appendingPathComponent("err-\(UUID().uuidString)")
@@ -42,6 +43,12 @@ public final class RunningMotorbreath {
             config = nil
         }
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        if let input {
+            let file = dir.appendingPathComponent("in-\(UUID().uuidString)")
+            FileManager.default.createFile(atPath: file.path, contents: Data(input.utf8))
+            process.standardInput = try FileHandle(forReadingFrom: file)
+            try? FileManager.default.removeItem(at: file)  // the open handle keeps it readable
+        }
         process.standardOutput = try FileHandle(forWritingTo: out)
         process.standardError = try FileHandle(forWritingTo: err)
         try process.run()
@@ -65,8 +72,9 @@ public final class RunningMotorbreath {
 }
 
 /// Runs motorbreath with `arguments` to completion (terminated after `timeout` seconds).
-public func runMotorbreath(_ arguments: [String], timeout: Double = 60, environment: [String: String] = [:]) throws -> RunResult {
-    try RunningMotorbreath(arguments, environment: environment).finish(timeout: timeout)
+public func runMotorbreath(_ arguments: [String], timeout: Double = 60, environment: [String: String] = [:],
+                           input: String? = nil) throws -> RunResult {
+    try RunningMotorbreath(arguments, environment: environment, input: input).finish(timeout: timeout)
 }
 
 /// The JSON object a command printed.
