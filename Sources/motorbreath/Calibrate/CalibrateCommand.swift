@@ -14,7 +14,7 @@ import SimBoard
 struct CalibrateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "calibrate",
-        abstract: "Measure the motor and what you feel on a body spot (about 2 minutes), and save a profile.",
+        abstract: "Measure the motor and what you feel on a body spot (about 3 minutes), and save a profile.",
         discussion: """
             Five short measurements, each a staircase as in a hearing test: the level goes down while you \
             answer yes and up when you answer no, and the answers where it turns are averaged. First you \
