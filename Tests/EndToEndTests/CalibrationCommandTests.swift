@@ -94,6 +94,12 @@ import Testing
         #expect(!none.stderr.contains("profile:"))
         let otherSpot = try runMotorbreath(base + ["--spot", "palm"], timeout: 120, environment: config.env)
         #expect(!otherSpot.stderr.contains("profile:"))
+        // A damaged profile does not stop a breath: it plays without, and says so.
+        let file = config.url.appendingPathComponent("motorbreath/profiles/\(CalibrationCommandTests.simProfile).json")
+        try Data("{ not json".utf8).write(to: file)
+        let damaged = try runMotorbreath(base, timeout: 120, environment: config.env)
+        #expect(damaged.status == 0, "\(damaged.stderr)")
+        #expect(damaged.stderr.contains("playing without a profile") && !damaged.stderr.contains("profile: 5349"), "\(damaged.stderr)")
     }
 
     @Test func theLastStrengthIsRememberedAndAFlagWins() throws {

@@ -111,7 +111,7 @@ struct CalibrateCommand: ParsableCommand {
         var rig = simulate ? SimulatedRig(motor: simulatedMotor, person: .random(seed: personSeed)) : nil
         var procedure = CalibrationProcedure(lra: lra)
         var shown: CalibrationTask?
-        var outcome: Answer = .yes
+        var outcome: Answer = .yes  // .quit after q; .no when the answers ran out (end of input)
         do {
             while let task = procedure.task, let stimulus = procedure.stimulus {
                 if task != shown {
@@ -120,7 +120,8 @@ struct CalibrateCommand: ParsableCommand {
                     say("\(procedure.tasks.firstIndex(of: task)! + 1)/\(procedure.tasks.count)  \(task.name): \(task.instructions(spot: spot))")
                     if let keys {
                         say("Press space when ready (q stops).")
-                        guard let a = keys.next(), a != .quit else { outcome = .quit; break }
+                        let got = keys.next()
+                        guard let a = got, a != .quit else { outcome = got == .quit ? .quit : .no; break }
                     }
                 }
                 let trial = procedure.staircase.trials + 1
@@ -135,7 +136,8 @@ struct CalibrateCommand: ParsableCommand {
                 } else {
                     progress("\(task.question) (space = yes, n = no) ")
                     keys?.drain()
-                    guard let a = keys?.next(), a != .quit else { outcome = .quit; break }
+                    let got = keys?.next()
+                    guard let a = got, a != .quit else { outcome = got == .quit ? .quit : .no; break }
                     yes = a == .yes
                 }
                 say(yes ? "yes" : "no")
@@ -156,7 +158,7 @@ struct CalibrateCommand: ParsableCommand {
             throw ExitCode(Signals.exitCode)
         }
         if !procedure.done {
-            throw fail("calibration stopped\(outcome == .quit ? " (q)" : ""); nothing saved; motor \(off ? "off" : "STATE UNKNOWN")")
+            throw fail("calibration stopped\(outcome == .quit ? " (q)" : " (no more answers)"); nothing saved; motor \(off ? "off" : "STATE UNKNOWN")")
         }
         let iso = ISO8601DateFormatter().string(from: Date())
         let profile = CalibrationProfile(

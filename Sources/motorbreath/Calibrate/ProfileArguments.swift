@@ -28,7 +28,13 @@ struct ProfileArguments: ParsableArguments {
     func forBoard(uniqueID: UInt64) throws -> CalibrationProfile? {
         if profile == "none" { return nil }
         if profile != nil { return try named() }
-        return try? ConfigStore().load(CalibrationProfile.name(board: CalibrationProfile.boardID(uniqueID), spot: spot))
+        do {
+            return try ConfigStore().load(CalibrationProfile.name(board: CalibrationProfile.boardID(uniqueID), spot: spot))
+        } catch {
+            // A damaged profile must not stop a breath: play without it, and say so.
+            Stderr.write("motorbreath: note: \(error); playing without a profile\n")
+            return nil
+        }
     }
 }
 
