@@ -65,12 +65,19 @@ struct ProfileTests {
     }
 
     /// Rendered with a profile, the quietest part of a subtle breath is at least the felt threshold and
-    /// its peak at most the comfortable maximum; without one, a subtle breath spends time below it.
-    @Test func subtleIsFeltAndStrongIsNotTooStrong() {
+    /// its peak at most the comfortable maximum; without one, a subtle breath spends time below it. The
+    /// taps (counted cues, hold ticks, the end) are scaled the same way.
+    @Test(arguments: [false, true])
+    func subtleIsFeltAndStrongIsNotTooStrong(vocabulary: Bool) {
         let range = FeltRange(floor: 0.12, ceiling: 0.55)
         for (strength, check) in [(0.3, "subtle"), (1.0, "strong")] {
             var o = BreathOptions()
             o.strength = strength
+            if vocabulary {
+                o.cues = true
+                o.countedTaps = true
+                o.holdSignal = .ticks
+            }
             let plan = BreathPlan(pattern: BreathPattern.presets[0], options: o)
             var r = FrameRenderer(plan: plan, frameRate: 250, resolution: .i16, feltRange: range)
             let frames = r.renderDetailed(count: r.frameCount)
