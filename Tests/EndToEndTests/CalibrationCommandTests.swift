@@ -162,3 +162,20 @@ import Testing
         #expect(record.changes.last?.level == 0, "the pin is left at \(record.changes.last.map { "\($0.level)" } ?? "?")")
     }
 }
+
+extension CalibrationCommandTests {
+    /// palette finds the board's profile too (and Ctrl-C still ends it with the motor off).
+    @Test func paletteUsesTheBoardsProfile() throws {
+        let config = ConfigDir()
+        _ = try calibrate(config)
+        let palette = try RunningMotorbreath(["palette", "--simulate"], environment: config.env, input: "")
+        // Prepared and playing once the profile line is out; then Ctrl-C.
+        let deadline = Date().addingTimeInterval(20)
+        while !palette.stderrSoFar.contains("profile:"), Date() < deadline { usleep(20_000) }
+        kill(palette.process.processIdentifier, SIGINT)
+        let r = palette.finish(timeout: 20)
+        #expect(r.status == 130, "\(r.stderr)")
+        #expect(r.stderr.contains("profile: \(CalibrationCommandTests.simProfile)"), "\(r.stderr)")
+        #expect(r.stderr.contains("motor off"), "\(r.stderr)")
+    }
+}

@@ -54,6 +54,9 @@ public final class RunningMotorbreath {
         try process.run()
     }
 
+    /// What it has written to standard error so far (to wait for a line before signalling it).
+    public var stderrSoFar: String { (try? String(contentsOf: err, encoding: .utf8)) ?? "" }
+
     /// Waits up to `timeout` seconds (then terminates it) and returns what it printed.
     public func finish(timeout: Double) -> RunResult {
         let deadline = Date().addingTimeInterval(timeout)
