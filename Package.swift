@@ -30,6 +30,8 @@ let package = Package(
         .target(name: "BoardCore", dependencies: ["MotorWire"]),
         // Patterns, curves and motor models rendered to duty frames.
         .target(name: "Breath"),
+        // Calibration: staircases, the procedure as a pure state machine, a simulated person, profiles.
+        .target(name: "Calibration", dependencies: ["Breath"]),
         // Byte links: libserialport ports, pty fallback, in-memory link with faults.
         .target(name: "SerialLink", dependencies: ["CSerialPort", "CPosixPty", "CTTYControl"]),
         // BoardCore on the host: its own drifting clock, a motor model, a PWM log.
@@ -43,7 +45,7 @@ let package = Package(
         .executableTarget(
             name: "motorbreath",
             dependencies: [
-                "MotorSession", "SimBoard", "SerialLink", "Breath", "TimingBench", "BoardConformance",
+                "MotorSession", "SimBoard", "SerialLink", "Breath", "TimingBench", "BoardConformance", "Calibration",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -53,6 +55,7 @@ let package = Package(
         .testTarget(name: "BoardCoreTests", dependencies: ["BoardCore", "MotorWire", "TestSupport"]),
         .testTarget(name: "EmbeddedTests"),
         .testTarget(name: "SerialLinkTests", dependencies: ["SerialLink", "MotorSession", "MotorWire"]),
+        .testTarget(name: "CalibrationTests", dependencies: ["Calibration", "Breath"]),
         .testTarget(name: "BreathTests", dependencies: ["Breath", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "SimBoardTests", dependencies: ["SimBoard", "MotorSession", "Breath", "MotorWire"]),
         .testTarget(name: "TimingTests", dependencies: ["TimingBench", "SimBoard", "MotorSession", "Breath", "MotorWire", "SerialLink"]),

@@ -63,23 +63,24 @@ public final class BreathSession: @unchecked Sendable {
     /// board's) and within the board's drive ceiling when it reports one (LIMITS), and returns when it ends, was stopped, or failed (then it throws, the motor off as far as
     /// the link still works). With `loop`, it repeats until a `finishAfterThisBreath` change or `stop()`.
     public func play(_ pattern: BreathPattern, breath: BreathOptions = BreathOptions(), loop: Bool = false,
-                     motor: MotorProfile? = nil, compensate: Bool = true, warmup: Double = 0.3) throws(SessionError) -> PlayReport {
+                     motor: MotorProfile? = nil, compensate: Bool = true, warmup: Double = 0.3,
+                     feltRange: FeltRange? = nil, warmupMargin: Double = 1.5) throws(SessionError) -> PlayReport {
         let p: Prepared
         if let ready = prepared { p = ready } else { p = try prepare() }
         let live = LiveFrames(plan: LivePlan(pattern: pattern, options: breath, loop: loop), frameRate: options.frameRate,
                               resolution: resolution(p), motor: motor ?? self.motor, compensate: compensate, warmup: warmup,
-                              ceiling: p.limits?.driveCeiling)
+                              ceiling: p.limits?.driveCeiling, feltRange: feltRange, warmupMargin: warmupMargin)
         return try play(live, prepared: p)
     }
 
     /// Plays a fixed haptic pattern (an AHAP file's): it cannot be steered.
     public func play(pattern: HapticPattern, duration: Double, motor: MotorProfile? = nil, compensate: Bool = true,
-                     warmup: Double = 0.3) throws(SessionError) -> PlayReport {
+                     warmup: Double = 0.3, feltRange: FeltRange? = nil, warmupMargin: Double = 1.5) throws(SessionError) -> PlayReport {
         let p: Prepared
         if let ready = prepared { p = ready } else { p = try prepare() }
         let renderer = FrameRenderer(pattern: pattern, duration: duration, frameRate: options.frameRate, resolution: resolution(p),
                                      motor: motor ?? self.motor, compensate: compensate, warmup: warmup,
-                                     ceiling: p.limits?.driveCeiling)
+                                     ceiling: p.limits?.driveCeiling, feltRange: feltRange, warmupMargin: warmupMargin)
         return try play(FrameWindow(renderer), prepared: p)
     }
 

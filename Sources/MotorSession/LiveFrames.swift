@@ -25,6 +25,8 @@ public final class LiveFrames: FrameSource {
     /// The board's drive ceiling (LIMITS), kept by every renderer; a restarted one replays
     /// `contextSeconds` first, long enough to spend or earn the overdrive budget as the breath did.
     let ceiling: DriveCeiling?
+    /// A person's felt range (a calibration profile), kept by every renderer.
+    let feltRange: FeltRange?
     /// Frames of warm-up before breath time 0 (frame `warmupFrames` is breath time 0).
     public let warmupFrames: Int
     private var renderer: FrameRenderer
@@ -37,9 +39,11 @@ public final class LiveFrames: FrameSource {
     static let contextSeconds = 1.0
 
     public init(plan: LivePlan, frameRate: Int, resolution: DutyResolution, motor: MotorProfile = .referenceERM,
-                compensate: Bool = true, warmup: Double = 0, ceiling: DriveCeiling? = nil, keep: Int = 16_384) {
+                compensate: Bool = true, warmup: Double = 0, ceiling: DriveCeiling? = nil, feltRange: FeltRange? = nil,
+                warmupMargin: Double = 1.5, keep: Int = 16_384) {
         self.plan = plan
         self.ceiling = ceiling
+        self.feltRange = feltRange
         self.frameRate = frameRate
         self.resolution = resolution
         self.motor = motor
@@ -47,7 +51,7 @@ public final class LiveFrames: FrameSource {
         self.keep = keep
         renderer = FrameRenderer(pattern: plan.haptics(), duration: plan.duration.isFinite ? plan.duration : 0,
                                  frameRate: frameRate, resolution: resolution, motor: motor, compensate: compensate,
-                                 warmup: warmup, ceiling: ceiling)
+                                 warmup: warmup, ceiling: ceiling, feltRange: feltRange, warmupMargin: warmupMargin)
         warmupFrames = renderer.warmupFrames
     }
 
@@ -117,7 +121,8 @@ public final class LiveFrames: FrameSource {
         let originTime = breathTime(ofFrame: origin)
         let remaining = plan.duration.isFinite ? plan.duration - originTime : plan.pausedAt.map { $0 - originTime + 1 } ?? 0
         renderer = FrameRenderer(pattern: plan.haptics(from: originTime), duration: max(0, remaining), frameRate: frameRate,
-                                 resolution: resolution, motor: motor, compensate: compensate, warmup: 0, ceiling: ceiling)
+                                 resolution: resolution, motor: motor, compensate: compensate, warmup: 0, ceiling: ceiling,
+                                 feltRange: feltRange)
         rendererBase = origin
         var discard: [UInt16] = []
         renderer.render(count: k - origin, into: &discard)

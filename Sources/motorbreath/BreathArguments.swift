@@ -2,6 +2,7 @@
 
 import ArgumentParser
 import Breath
+import Calibration
 
 struct BreathArguments: ParsableArguments {
     @Option(parsing: .unconditional, help: "Breath pattern: 4-7-8, box, coherent, sigh, or in-hold-out[-holdout] seconds (e.g. 5-0-5); inhale and exhale 0.5...120 s, holds 0 or 0.1...120 s.",
@@ -26,13 +27,35 @@ struct BreathArguments: ParsableArguments {
     @Flag(help: "Cue taps: soft at each inhale, lighter at each exhale, a fading three-tap at the end.")
     var cues = false
 
-    @Option(parsing: .unconditional, help: "Strength: off, subtle, moderate, strong (the default), or a number 0...1.",
+    @Flag(help: "Counted cue taps (implies --cues): one tap at each inhale, two at each exhale, told apart by count.")
+    var countedTaps = false
+
+    @Option(help: "What plays during holds: none (silence), ticks (a faint tap every second) or pulse (a soft faint swell every 1.5 s), so a hold is not taken for a dead device (default: none).",
+            transform: OptionValue.choice(HoldSignal.allCases.map(\.rawValue)))
+    var hold: String?
+
+    @Option(parsing: .unconditional, help: "Strength: off, subtle, moderate, strong, or a number 0...1. Remembered: the default is the last one play was given, else strong.",
             transform: OptionValue.strength)
     var strength: String?
 
     @Option(help: "Swell shape: linear (as Core Haptics plays curves), sine-in-out, smoothstep, cubic-in-out.",
             transform: OptionValue.choice(Easing.allCases.map(\.rawValue)))
     var easing: String?
+
+    /// The strength to use: the flag, else the one remembered from the last play, else strong.
+    var strengthText: String {
+        if let strength { return strength }
+        if let saved = ConfigStore().lastStrength(), (try? Strength.parse(saved)) != nil { return saved }
+        return "strong"
+    }
+
+    /// Remembers an explicit --strength for next time (a note if it cannot be written).
+    func rememberStrength() {
+        guard let strength, ahap == nil else { return }
+        do { try ConfigStore().saveStrength(strength) } catch {
+            Stderr.write("motorbreath: note: could not remember the strength: \(error)\n")
+        }
+    }
 
     /// The pattern's name for titles: the file, or the pattern text.
     var title: String { ahap ?? pattern ?? "4-7-8" }
@@ -41,7 +64,8 @@ struct BreathArguments: ParsableArguments {
         guard cycles == nil || minutes == nil else { throw ValidationError("use --cycles or --minutes, not both") }
         if ahap != nil {
             let given = [("--pattern", pattern != nil), ("--cycles", cycles != nil), ("--minutes", minutes != nil),
-                         ("--ramp", ramp != nil), ("--cues", cues), ("--strength", strength != nil), ("--easing", easing != nil)]
+                         ("--ramp", ramp != nil), ("--cues", cues), ("--counted-taps", countedTaps), ("--hold", hold != nil),
+                         ("--strength", strength != nil), ("--easing", easing != nil)]
                 .filter(\.1).map(\.0)
             guard given.isEmpty else {
                 throw ValidationError("--ahap plays the file as it is: \(OptionValue.list(given)) \(given.count == 1 ? "does" : "do") not apply to it")
@@ -65,9 +89,11 @@ struct BreathArguments: ParsableArguments {
             if let c = cycles { options.length = .cycles(c) }
             if let m = minutes { options.length = .minutes(m) }
             if let r = ramp { options.rampBPM = try BreathOptions.parseRamp(r) }
-            options.strength = try Strength.parse(strength ?? "strong")
+            options.strength = try Strength.parse(strengthText)
             options.easing = Easing(rawValue: easing ?? "linear") ?? .linear
-            options.cues = cues
+            options.cues = cues || countedTaps
+            options.countedTaps = countedTaps
+            options.holdSignal = HoldSignal(rawValue: hold ?? "none") ?? .none
             if let c = cycles {
                 // Checked before the plan is laid out: 100000 cycles of 120 s phases would be weeks.
                 let longest = HapticPattern.longestSeconds

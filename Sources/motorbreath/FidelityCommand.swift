@@ -2,6 +2,7 @@
 
 import ArgumentParser
 import Breath
+import Calibration
 import Foundation
 
 struct FidelityCommand: ParsableCommand {
@@ -40,7 +41,17 @@ struct FidelityCommand: ParsableCommand {
         do { breath = try BreathPattern.parse(pattern) } catch { throw fail(error) }
         let plan = BreathPlan(pattern: breath)
         let erm = MotorProfile.referenceERM
-        let weakerERM = MotorProfile.erm(ERMModel(riseTau: 0.100, fallTau: 0.100, startThreshold: 0.18))
+        let weaker = ERMModel(riseTau: 0.100, fallTau: 0.100, startThreshold: 0.18)
+        let weakerERM = MotorProfile.erm(weaker)
+        // The slower motor calibrated by the simulated procedure (a seeded simulated person answering):
+        // the shaper then uses the start and stop thresholds and the lag (spin-up task) it found.
+        var rig = SimulatedRig(motor: weaker, person: SimulatedRig.typicalPerson(seed: 1))
+        var measured = rig.profile(board: "sim", boardName: "simulated", spot: "wrist")
+        let calibrated = measured.motorProfile
+        // The thresholds alone, with the reference motor's lag: the lag is what matters on this motor.
+        measured.lagSeconds = 0.080
+        measured.lagSource = "reference"
+        let thresholdsOnly = measured.motorProfile
         let cases: [(String, DutyResolution, MotorProfile, MotorProfile, Bool, Double)] = [
             ("ERM, uncompensated (u8)", .u8, erm, erm, false, 0),
             ("ERM, compensated, no braking (u8, MOSFET board)", .u8, erm, erm, true, 0),
@@ -48,13 +59,18 @@ struct FidelityCommand: ParsableCommand {
             ("  + 0.3 s warm-up", .i16, erm, erm, true, 0.3),
             ("ERM model 25 % slower, 18 % threshold, braking", .i16, erm, weakerERM, true, 0),
             ("  + 0.3 s warm-up", .i16, erm, weakerERM, true, 0.3),
+            ("  shaped with a calibrated profile", .i16, calibrated, weakerERM, true, 0),
+            ("  calibrated profile + 0.3 s warm-up", .i16, calibrated, weakerERM, true, 0.3),
+            ("  calibrated thresholds only, reference lag", .i16, thresholdsOnly, weakerERM, true, 0),
             ("LRA, uncompensated", .u8, .referenceLRA, .referenceLRA, false, 0),
             ("LRA, compensated", .u8, .referenceLRA, .referenceLRA, true, 0),
         ]
         var rows: [Row] = []
         for (name, res, shape, plant, comp, warmup) in cases {
+            // A calibrated profile's warm-up floor sits closer to its measured stop threshold.
+            let margin = name.contains("calibrated") ? CalibrationProfile.warmupMargin : 1.5
             let r = Fidelity.measure(plan: plan, frameRate: frameRate, resolution: res, shapeFor: shape, plant: plant,
-                                     compensate: comp, warmup: warmup)
+                                     compensate: comp, warmup: warmup, warmupMargin: margin)
             rows.append(Row(name: name, rms_percent: r.rmsPercent, worst_percent: r.maxErrorPercent, onset_error_ms: r.onsetErrorMs))
         }
         let speed = measureSpeed(breath: breath)
@@ -69,10 +85,12 @@ struct FidelityCommand: ParsableCommand {
         }
         print("Fidelity of \(pattern) at \(frameRate) Hz: modeled felt amplitude vs intended, every frame end.")
         print("Reference ERM: time constant 80 ms, start threshold 15 %. Onset: first reaching 10 % of the peak.")
+        print("Calibrated profile: thresholds and lag (spin-up task) from the calibration against a simulated")
+        print("person (seed 1) on the slower motor.")
         print("")
-        print("case".padding(50) + "RMS error".leftPad(10) + "worst".leftPad(9) + "onset".leftPad(11))
+        print("case".padding(52) + "RMS error".leftPad(10) + "worst".leftPad(9) + "onset".leftPad(11))
         for r in rows {
-            print(r.name.padding(50) + "\(fixed(r.rms_percent, 2)) %".leftPad(10) + "\(fixed(r.worst_percent, 1)) %".leftPad(9)
+            print(r.name.padding(52) + "\(fixed(r.rms_percent, 2)) %".leftPad(10) + "\(fixed(r.worst_percent, 1)) %".leftPad(9)
                   + "\(r.onset_error_ms >= 0 ? "+" : "")\(fixed(r.onset_error_ms, 0)) ms".leftPad(11))
         }
         print("")

@@ -21,8 +21,9 @@ struct MotorBreath: ParsableCommand {
               motorbreath --simulate --pattern box --json
               motorbreath render --pattern 4-7-8 --format svg -o breath.svg
               motorbreath fidelity                  # felt error, render speed
+              motorbreath calibrate --port /dev/ttyUSB0 --spot wrist
             """,
-        subcommands: [Play.self, PortsCommand.self, InfoCommand.self, BenchCommand.self, ConformCommand.self, LatencyCommand.self, PaletteCommand.self, SelftestCommand.self, RenderCommand.self, FidelityCommand.self, BenchmarkCommand.self, SimBoardCommand.self],
+        subcommands: [Play.self, PortsCommand.self, InfoCommand.self, BenchCommand.self, ConformCommand.self, LatencyCommand.self, PaletteCommand.self, CalibrateCommand.self, SelftestCommand.self, RenderCommand.self, FidelityCommand.self, BenchmarkCommand.self, SimBoardCommand.self],
         defaultSubcommand: Play.self
     )
 

@@ -61,6 +61,21 @@ enum OptionValue {
         return text
     }
 
+    /// A body spot: a word of lower-case letters, digits and dashes (it becomes part of a file name).
+    static func spot(_ text: String) throws -> String {
+        let ok = !text.isEmpty && text.count <= 32 && text.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
+        guard ok, !text.hasPrefix("-") else { throw ValueProblem("a spot is a word of a-z, 0-9 and dashes, at most 32 letters, e.g. wrist") }
+        return text
+    }
+
+    /// A profile: none, or a saved profile's name (a word: it is a file name).
+    static func profile(_ text: String) throws -> String {
+        guard !text.isEmpty, !text.contains("/"), !text.hasPrefix(".") else {
+            throw ValueProblem("expected none or a profile name such as 53494d424f415244-wrist (see motorbreath calibrate)")
+        }
+        return text
+    }
+
     static func ramp(_ text: String) throws -> String {
         do { _ = try BreathOptions.parseRamp(text) } catch { throw ValueProblem(error.reason) }
         return text

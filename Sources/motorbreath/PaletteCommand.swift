@@ -28,6 +28,8 @@ struct PaletteCommand: ParsableCommand {
     @Flag(help: "Use the built-in simulated board.")
     var simulate = false
 
+    @OptionGroup(title: "Calibration") var calibration: ProfileArguments
+
     @Option(parsing: .unconditional, help: "Intensity to start at, 0...1 (default: 0.5).", transform: OptionValue.double(0...1))
     var intensity: Double = 0.5
 
@@ -88,7 +90,10 @@ struct PaletteCommand: ParsableCommand {
         do {
             let prepared = try session.prepare()
             Stderr.write("board: \(prepared.info.displayName)\n")
-            return try session.play(steady, breath: breath, loop: true, warmup: 0)
+            let calibrated = try calibration.forBoard(uniqueID: prepared.info.uniqueID)
+            if let calibrated { Stderr.write("profile: \(calibrated.name)\n") }
+            return try session.play(steady, breath: breath, loop: true, motor: calibrated?.motor(or: session.motor),
+                                    warmup: 0, feltRange: calibrated?.feltRange)
         } catch let e as SessionError {
             throw fail(e)
         }

@@ -2,6 +2,7 @@
 
 import ArgumentParser
 import Breath
+import Calibration
 import Foundation
 import MotorSession
 import MotorWire
@@ -30,6 +31,8 @@ struct Play: ParsableCommand {
     @OptionGroup(title: "Board connection") var connection: PortArguments
 
     @OptionGroup var breath: BreathArguments
+
+    @OptionGroup(title: "Calibration") var calibration: ProfileArguments
 
     @Option(parsing: .unconditional, help: "Frames per second sent to the board (50...1000) (default: 250).", transform: OptionValue.int(50...1000))
     var frameRate: Int = 250
@@ -95,6 +98,7 @@ struct Play: ParsableCommand {
     func run() throws {
         Signals.install()
         let built = try breath.build()
+        breath.rememberStrength()
         if !quiet { printNotices(built.notices) }
         var options = SessionOptions()
         options.frameRate = frameRate
@@ -150,7 +154,12 @@ struct Play: ParsableCommand {
                 let ceiling = prepared.limits.map { ", drive ceiling \(Int((Double($0.ceilingLevel) / 327.67).rounded())) %" } ?? ""
                 Stderr.write("board: \(prepared.info.displayName), \(prepared.info.motorKind == .lra ? "LRA" : "ERM")\(ceiling), prepared in \(Int(Double(prepared.prepareNs) / 1e6)) ms\n")
             }
-            let profile = try motor.map(motorProfile) ?? session.motor
+            let base = try motor.map(motorProfile) ?? session.motor
+            let calibrated = try calibration.forBoard(uniqueID: prepared.info.uniqueID)
+            let profile = calibrated?.motor(or: base) ?? base
+            if let calibrated, !quiet {
+                Stderr.write("profile: \(calibrated.name): felt \(fixed(calibrated.feltThreshold * 100, 1))...\(fixed(calibrated.comfortMax * 100, 1)) %, motor starts at \(fixed(calibrated.startThreshold * 100, 1)) %\n")
+            }
             if case .lra = profile, prepared.info.lraResonanceDeciHz == 0 {
                 Stderr.write("motorbreath: note: the LRA board reports no resonance frequency; its carrier may be off resonance\n")
             }
@@ -177,10 +186,12 @@ struct Play: ParsableCommand {
             var r: PlayReport
             if let plan = built.plan {
                 r = try session.play(plan.pattern, breath: plan.options, loop: loop, motor: profile,
-                                     compensate: !noCompensation, warmup: noWarmup ? 0 : 0.3)
+                                     compensate: !noCompensation, warmup: noWarmup ? 0 : 0.3, feltRange: calibrated?.feltRange,
+                                     warmupMargin: calibrated == nil ? 1.5 : CalibrationProfile.warmupMargin)
             } else {
                 r = try session.play(pattern: built.pattern, duration: built.duration, motor: profile,
-                                     compensate: !noCompensation, warmup: noWarmup ? 0 : 0.3)
+                                     compensate: !noCompensation, warmup: noWarmup ? 0 : 0.3, feltRange: calibrated?.feltRange,
+                                     warmupMargin: calibrated == nil ? 1.5 : CalibrationProfile.warmupMargin)
             }
             if let truth {
                 r.framesPlayed = truth.framesPlayed

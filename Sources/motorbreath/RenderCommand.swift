@@ -22,6 +22,8 @@ struct RenderCommand: ParsableCommand {
 
     @OptionGroup var breath: BreathArguments
 
+    @OptionGroup(title: "Calibration") var calibration: ProfileArguments
+
     @Option(parsing: .unconditional, help: "Frames per second (50...1000) (default: 250).", transform: OptionValue.int(50...1000))
     var frameRate: Int = 250
 
@@ -43,13 +45,16 @@ struct RenderCommand: ParsableCommand {
 
     func run() throws {
         let res = DutyResolution(rawValue: resolution) ?? .i16
-        let profile = try motorProfile(motor)
+        let calibrated = try calibration.named()
+        let base = try motorProfile(motor)
+        let profile = calibrated?.motor(or: base) ?? base
         let built = try breath.build()
         printNotices(built.notices)
         // Opened first, so a path that cannot be written fails before any rendering.
         let out = try output.map(OutputFile.open) ?? OutputFile.standardOutput()
         let renderer = FrameRenderer(pattern: built.pattern, duration: built.duration, frameRate: frameRate,
-                                     resolution: res, motor: profile, compensate: !noCompensation)
+                                     resolution: res, motor: profile, compensate: !noCompensation,
+                                     feltRange: calibrated?.feltRange)
         switch format {
         case "ahap":
             try out.write(AHAPExport.text(built.pattern))
@@ -57,7 +62,8 @@ struct RenderCommand: ParsableCommand {
             try FrameWriters.csv(renderer, to: out)
         case "json":
             try FrameWriters.json(renderer, settings: ["frame_rate": "\(frameRate)", "resolution": "\"\(resolution)\"",
-                                                       "motor": "\"\(profile.name)\"", "compensated": "\(!noCompensation)"], to: out)
+                                                       "motor": "\"\(profile.name)\"", "compensated": "\(!noCompensation)",
+                                                       "profile": calibrated.map { "\"\($0.name)\"" } ?? "null"], to: out)
         default:
             let samples = FrameWriters.plotSamples(renderer)
             try out.write(SVGPlot(frames: samples.frames, duration: samples.duration, plan: built.plan,

@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 @Suite(.timeLimit(.minutes(10))) struct HelpTextTests {
-    static let commands = ["", "play", "ports", "info", "bench", "conform", "latency", "palette", "selftest", "render", "fidelity", "benchmark", "sim-board"]
+    static let commands = ["", "play", "ports", "info", "bench", "conform", "latency", "palette", "calibrate", "selftest", "render", "fidelity", "benchmark", "sim-board"]
 
     @Test(arguments: commands)
     func helpWrapsParagraphsAndKeepsExamplesWhole(command: String) throws {

@@ -105,9 +105,9 @@ let badCommandLines: [BadInput] = [
     BadInput("render --pattern box --cycles 5500", failure, "motorbreath: --cycles 5500 of box last 24.4 hours; the longest session is 24 hours"),
     // Unknown commands and options, missing values.
     BadInput("nosuchsubcommand", usage,
-             "motorbreath: unknown command 'nosuchsubcommand' (commands: play, ports, info, bench, conform, latency, palette, selftest, render, fidelity, benchmark or sim-board; see motorbreath --help)"),
+             "motorbreath: unknown command 'nosuchsubcommand' (commands: play, ports, info, bench, conform, latency, palette, calibrate, selftest, render, fidelity, benchmark or sim-board; see motorbreath --help)"),
     BadInput("rendr --pattern box", usage,
-             "motorbreath: unknown command 'rendr' (commands: play, ports, info, bench, conform, latency, palette, selftest, render, fidelity, benchmark or sim-board; see motorbreath --help)"),
+             "motorbreath: unknown command 'rendr' (commands: play, ports, info, bench, conform, latency, palette, calibrate, selftest, render, fidelity, benchmark or sim-board; see motorbreath --help)"),
     BadInput("--simulate --frobnicate", usage, "motorbreath: Unknown option '--frobnicate'"),
     BadInput("render extra", usage, "motorbreath: Unexpected argument 'extra'"),
     BadInput("--simulate --cycles", usage, "motorbreath: Missing value for '--cycles <cycles>'"),

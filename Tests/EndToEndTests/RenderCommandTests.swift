@@ -58,7 +58,7 @@ import Testing
         #expect(r.status == 0, "\(r.stderr)")
         let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
         let rows = json["fidelity"] as! [[String: Any]]
-        #expect(rows.count == 8)
+        #expect(rows.count == 11)
         #expect((rows[2]["rms_percent"] as! Double) <= 3.0)
     }
 

@@ -21,8 +21,12 @@ public final class RunningMotorbreath {
     public let process = Process()
     let out: URL
     let err: URL
+    /// A config directory of this run's own (removed at the end), unless the test gives XDG_CONFIG_HOME:
+    /// a profile or a remembered strength in the user's ~/.config must not change what a test sees.
+    let config: URL?
 
-    public init(_ arguments: [String], environment: [String: String] = [:]) throws {
+    /// `input`: what the child reads on standard input (default: the test's own).
+    public init(_ arguments: [String], environment: [String: String] = [:], input: String? = nil) throws {
         let dir = FileManager.default.temporaryDirectory
         out = dir.appendingPathComponent("out-\(UUID().uuidString)")
         err = dir.appendingPathComponent("err-\(UUID().uuidString)")
@@ -30,13 +34,28 @@ public final class RunningMotorbreath {
         FileManager.default.createFile(atPath: err.path, contents: nil)
         process.executableURL = motorbreathBinary
         process.arguments = arguments
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        var environment = environment
+        if environment["XDG_CONFIG_HOME"] == nil {
+            let own = dir.appendingPathComponent("config-\(UUID().uuidString)")
+            environment["XDG_CONFIG_HOME"] = own.path
+            config = own
+        } else {
+            config = nil
+        }
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        if let input {
+            let file = dir.appendingPathComponent("in-\(UUID().uuidString)")
+            FileManager.default.createFile(atPath: file.path, contents: Data(input.utf8))
+            process.standardInput = try FileHandle(forReadingFrom: file)
+            try? FileManager.default.removeItem(at: file)  // the open handle keeps it readable
         }
         process.standardOutput = try FileHandle(forWritingTo: out)
         process.standardError = try FileHandle(forWritingTo: err)
         try process.run()
     }
+
+    /// What it has written to standard error so far (to wait for a line before signalling it).
+    public var stderrSoFar: String { (try? String(contentsOf: err, encoding: .utf8)) ?? "" }
 
     /// Waits up to `timeout` seconds (then terminates it) and returns what it printed.
     public func finish(timeout: Double) -> RunResult {
@@ -47,6 +66,7 @@ public final class RunningMotorbreath {
         defer {
             try? FileManager.default.removeItem(at: out)
             try? FileManager.default.removeItem(at: err)
+            if let config { try? FileManager.default.removeItem(at: config) }
         }
         return RunResult(status: process.terminationStatus,
                          stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
@@ -55,8 +75,9 @@ public final class RunningMotorbreath {
 }
 
 /// Runs motorbreath with `arguments` to completion (terminated after `timeout` seconds).
-public func runMotorbreath(_ arguments: [String], timeout: Double = 60, environment: [String: String] = [:]) throws -> RunResult {
-    try RunningMotorbreath(arguments, environment: environment).finish(timeout: timeout)
+public func runMotorbreath(_ arguments: [String], timeout: Double = 60, environment: [String: String] = [:],
+                           input: String? = nil) throws -> RunResult {
+    try RunningMotorbreath(arguments, environment: environment, input: input).finish(timeout: timeout)
 }
 
 /// The JSON object a command printed.

@@ -19,6 +19,8 @@ public struct LivePiece: Sendable, Equatable {
     public var sharpness: Double
     /// The piece starts its phase (not a continuation after a cut): a cue tap belongs here.
     public var phaseStart: Bool
+    /// Seconds into its phase at which the piece starts (0 unless cut): a hold's ticks keep their rhythm.
+    public var phaseOffset = 0.0
 
     public var end: Double { start + seconds }
 
@@ -35,6 +37,7 @@ public struct LivePiece: Sendable, Equatable {
         p.seconds = end - t
         p.start = t
         p.phaseStart = phaseStart && t == start
+        p.phaseOffset = phaseOffset + (t - start)
         return p
     }
 
@@ -184,14 +187,19 @@ public struct LivePlan: Sendable {
         for piece in pieces where piece.end > origin {
             let p = piece.start < origin ? piece.tail(from: origin) : piece
             defer { previous = p.kind }
-            guard p.kind == .inhale || p.kind == .exhale, p.seconds > 0 else { continue }
+            guard p.seconds > 0 else { continue }
+            guard p.kind == .inhale || p.kind == .exhale else {
+                Vocabulary.hold(options.holdSignal, start: p.start - origin, seconds: p.seconds, offset: p.phaseOffset,
+                                holdSeconds: p.phaseOffset + p.seconds, strength: p.strength, sharpness: p.sharpness,
+                                events: &events, curves: &curves)
+                continue
+            }
             var start = p.start - origin
-            var from = p.from
+            let from = p.from
             if options.cues && p.phaseStart && previous != p.kind {
-                curves.append(ParameterCurve(parameter: .intensityControl, time: start, points: [ControlPoint(time: 0, value: 1)]))
-                let level = p.kind == .inhale ? BreathOptions.inhaleTap : BreathOptions.exhaleTap
-                events.append(.transient(at: start, intensity: level * p.strength, sharpness: p.sharpness))
-                start += BreathOptions.tapSeconds  // (the swell then starts at its phase's level, as BreathPlan's does)
+                // (the swell then starts at its phase's level, as BreathPlan's does)
+                start += Vocabulary.phaseTaps(p.kind, at: start, strength: p.strength, sharpness: p.sharpness,
+                                              counted: options.countedTaps, events: &events, curves: &curves)
             }
             let seconds = p.end - origin - start
             guard seconds > 0 else { continue }
@@ -201,10 +209,8 @@ public struct LivePlan: Sendable {
             ]))
         }
         if options.cues && !looping && pausedAt == nil, let end = pieces.last?.end, end >= origin {
-            curves.append(ParameterCurve(parameter: .intensityControl, time: end - origin, points: [ControlPoint(time: 0, value: 1)]))
-            for (offset, level) in BreathOptions.endTaps {
-                events.append(.transient(at: end - origin + offset, intensity: level * options.strength, sharpness: options.sharpness))
-            }
+            Vocabulary.endTaps(at: end - origin, strength: options.strength, sharpness: options.sharpness,
+                               events: &events, curves: &curves)
         }
         return HapticPattern(events: events, curves: curves)
     }

@@ -25,13 +25,14 @@ enum StepLead {
     /// minimises the modeled squared error around it. `scale` maps intended intensity to the shaper's
     /// amplitude (the motor's ceiling, or 1).
     static func steps(of envelope: Envelope, tapSeconds: [Double], shaper: Shaper, frameRate: Int,
-                      scale: Double = 1) -> [LeadStep] {
+                      scale: Double = 1, felt: FeltRange? = nil) -> [LeadStep] {
         var jumps = continuousJumps(envelope)
         for (tap, seconds) in zip(envelope.taps, tapSeconds) where tap.intensity > minimumJump {
             jumps.append((tap.time, 0, tap.intensity))
             jumps.append((tap.time + seconds, tap.intensity, 0))
         }
-        jumps = jumps.map { ($0.0, $0.1 * scale, $0.2 * scale) }
+        let map = { (v: Double) in (felt?.map(v) ?? v) * scale }
+        jumps = jumps.map { ($0.0, map($0.1), map($0.2)) }
         jumps.sort { $0.0 < $1.0 }
         // Breath jumps repeat every cycle: plan each distinct one once (levels rounded to 1/1000, or to
         // 1/20 after `preciseBudget` plans).

@@ -32,11 +32,17 @@ public struct BreathOptions: Sendable, Equatable {
     public var peak = 0.8
     public var sharpness = 0.3
     public var easing: Easing = .linear
+    /// With cues: one tap at each inhale start and two at each exhale start, instead of single taps.
+    public var countedTaps = false
+    /// What plays during holds: silence, slow faint ticks, or a soft faint pulse.
+    public var holdSignal: HoldSignal = .none
 
-    /// Cue taps: inhale 0.7, exhale 0.5; the end taps at 0, 0.15, 0.3 s fade 0.6, 0.4, 0.2.
+    /// Cue taps: inhale 0.7, exhale 0.5. The session-complete taps at 0, 0.15, 0.3 s fade as the
+    /// breathing-app vocabulary this is modeled on: (count - index) / count, i.e. 1.0, 0.67, 0.33 (times
+    /// the strength). Until issue 15 they were 0.6, 0.4, 0.2.
     public static let inhaleTap = 0.7
     public static let exhaleTap = 0.5
-    public static let endTaps: [(Double, Double)] = [(0, 0.6), (0.15, 0.4), (0.3, 0.2)]
+    public static let endTaps: [(Double, Double)] = (0..<3).map { (0.15 * Double($0), Double(3 - $0) / 3) }
     /// A cue tap lasts this long; the swell it announces starts right after it.
     public static let tapSeconds = 0.03
 
@@ -45,7 +51,7 @@ public struct BreathOptions: Sendable, Equatable {
     public static func == (a: BreathOptions, b: BreathOptions) -> Bool {
         a.length == b.length && a.rampBPM?.from == b.rampBPM?.from && a.rampBPM?.to == b.rampBPM?.to
             && a.cues == b.cues && a.strength == b.strength && a.peak == b.peak && a.sharpness == b.sharpness
-            && a.easing == b.easing
+            && a.easing == b.easing && a.countedTaps == b.countedTaps && a.holdSignal == b.holdSignal
     }
 
     /// Parses "7:5.5" (breaths per minute from:to).

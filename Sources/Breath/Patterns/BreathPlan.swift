@@ -73,10 +73,8 @@ public struct BreathPlan: Sendable {
         var haptics = BreathPlan.haptics(for: placed, options: options)
         var end = t
         if options.cues {
-            haptics.curves.append(ParameterCurve(parameter: .intensityControl, time: t, points: [ControlPoint(time: 0, value: 1)]))
-            for (offset, level) in BreathOptions.endTaps {
-                haptics.events.append(.transient(at: t + offset, intensity: level * options.strength, sharpness: options.sharpness))
-            }
+            Vocabulary.endTaps(at: t, strength: options.strength, sharpness: options.sharpness,
+                               events: &haptics.events, curves: &haptics.curves)
             end = t + BreathOptions.endTaps.last!.0 + BreathOptions.tapSeconds
         }
         self.haptics = HapticPattern(events: haptics.events, curves: haptics.curves)
@@ -90,15 +88,16 @@ public struct BreathPlan: Sendable {
         var previousKind: BreathPhase?
         for p in phases {
             defer { previousKind = p.spec.kind }
-            guard p.spec.kind == .inhale || p.spec.kind == .exhale else { continue }
+            guard p.spec.kind == .inhale || p.spec.kind == .exhale else {
+                Vocabulary.hold(o.holdSignal, start: p.start, seconds: p.seconds, offset: 0, holdSeconds: p.seconds,
+                                strength: o.strength, sharpness: o.sharpness, events: &events, curves: &curves)
+                continue
+            }
             var start = p.start
             let firstOfKind = previousKind != p.spec.kind
             if o.cues && firstOfKind {
-                // Intensity control multiplies taps too: set it to 1 for the tap, swell right after.
-                curves.append(ParameterCurve(parameter: .intensityControl, time: p.start, points: [ControlPoint(time: 0, value: 1)]))
-                let level = p.spec.kind == .inhale ? BreathOptions.inhaleTap : BreathOptions.exhaleTap
-                events.append(.transient(at: p.start, intensity: level * o.strength, sharpness: o.sharpness))
-                start += BreathOptions.tapSeconds
+                start += Vocabulary.phaseTaps(p.spec.kind, at: p.start, strength: o.strength, sharpness: o.sharpness,
+                                              counted: o.countedTaps, events: &events, curves: &curves)
             }
             let seconds = p.end - start
             guard seconds > 0 else { continue }

@@ -15,9 +15,10 @@ public enum Fidelity {
     /// compares the plant's amplitude with the intended intensity at every frame end.
     public static func measure(plan: BreathPlan, frameRate: Int = 250, resolution: DutyResolution = .u8,
                                shapeFor: MotorProfile, plant: MotorProfile, compensate: Bool,
-                               warmup: Double = 0) -> FidelityReport {
+                               warmup: Double = 0, warmupMargin: Double = 1.5) -> FidelityReport {
         var renderer = FrameRenderer(pattern: plan.haptics, duration: plan.duration, frameRate: frameRate,
-                                     resolution: resolution, motor: shapeFor, compensate: compensate, warmup: warmup)
+                                     resolution: resolution, motor: shapeFor, compensate: compensate, warmup: warmup,
+                                     warmupMargin: warmupMargin)
         let skip = renderer.warmupFrames
         var reference = Envelope.Cursor(Envelope(plan.haptics))
         var motor: any MotorModel = {

@@ -76,12 +76,14 @@ public struct FrameRenderer: Sendable {
     var floorActive: Bool
     /// Intended intensity 1 maps to this drive: the motor's ceiling (quantised down), or full drive.
     public let fullScale: Double
+    /// A person's felt range (a calibration profile): intensity above 0 lands in it; nil: as intended.
+    public let feltRange: FeltRange?
 
     /// `ceiling`: the motor's voltage ceiling and overdrive budget (a board's LIMITS). The breath is
     /// scaled to it (intensity 1 is the ceiling) and overdrive stays within the budget; nil: full drive.
     public init(pattern: HapticPattern, duration: Double? = nil, frameRate: Int, resolution: DutyResolution = .u8,
                 motor: MotorProfile = .referenceERM, compensate: Bool = true, warmup: Double = 0,
-                ceiling: DriveCeiling? = nil) {
+                ceiling: DriveCeiling? = nil, feltRange: FeltRange? = nil, warmupMargin: Double = 1.5) {
         precondition((1...100_000).contains(frameRate), "frame rate must be 1...100000")
         self.frameRate = frameRate
         self.resolution = resolution
@@ -95,7 +97,9 @@ public struct FrameRenderer: Sendable {
         // Warm-up only means something for an ERM (a resting rotor has to start); an LRA follows at once.
         if case .erm(let m) = motor, compensate, warmup > 0 {
             warmupFrames = Int((min(warmup, 10) * Double(frameRate)).rounded())
-            warmupFloor = 1.5 * m.stopThreshold  // spinning, but below what a breath cue starts at
+            // Spinning, but below what a breath cue starts at: `warmupMargin` times the stop threshold (1.5
+            // for a model's guess; a calibrated, measured threshold needs less).
+            warmupFloor = warmupMargin * m.stopThreshold
         } else {
             warmupFrames = 0
             warmupFloor = 0
@@ -105,16 +109,19 @@ public struct FrameRenderer: Sendable {
         cursor = Envelope.Cursor(envelope)
         let limit = ceiling?.quantized(steps: resolution.stepsPerFullDrive)
         fullScale = limit?.level ?? 1
+        self.feltRange = feltRange
         shaper = Shaper(profile: motor, frameRate: frameRate, compensate: compensate, allowReverse: resolution == .i16,
                         ceiling: limit)
         steps = compensate ? StepLead.steps(of: envelope, tapSeconds: tapSeconds, shaper: shaper, frameRate: frameRate,
-                                            scale: fullScale) : []
+                                            scale: fullScale, felt: feltRange) : []
     }
 
     public init(plan: BreathPlan, frameRate: Int, resolution: DutyResolution = .u8, motor: MotorProfile = .referenceERM,
-                compensate: Bool = true, warmup: Double = 0, ceiling: DriveCeiling? = nil) {
+                compensate: Bool = true, warmup: Double = 0, ceiling: DriveCeiling? = nil, feltRange: FeltRange? = nil,
+                warmupMargin: Double = 1.5) {
         self.init(pattern: plan.haptics, duration: plan.duration, frameRate: frameRate, resolution: resolution,
-                  motor: motor, compensate: compensate, warmup: warmup, ceiling: ceiling)
+                  motor: motor, compensate: compensate, warmup: warmup, ceiling: ceiling, feltRange: feltRange,
+                  warmupMargin: warmupMargin)
     }
 
     /// Seconds of warm-up before breath time 0.
@@ -133,9 +140,10 @@ public struct FrameRenderer: Sendable {
     /// Intended intensity at `t` (t non-decreasing across calls): continuous envelope, or a tap's pulse.
     @inline(__always)
     mutating func intended(at t: Double) -> Double {
-        let v = cursor.intensity(at: t)
-        guard let tap = pulseCursor.value(at: t, in: pulses) else { return v * fullScale }
-        return max(v, tap) * fullScale
+        var v = cursor.intensity(at: t)
+        if let tap = pulseCursor.value(at: t, in: pulses) { v = max(v, tap) }
+        if let feltRange { v = feltRange.map(v) }
+        return v * fullScale
     }
 
     /// What the shaper aims for at frame time `frameTime`: the warm-up floor, the intended value, or a

@@ -1,0 +1,19 @@
+// A person's felt range on one body spot (from a calibration): intensity 0...1 mapped onto it, so the
+// faintest intended vibration is still felt and full intensity is the strongest comfortable one.
+
+public struct FeltRange: Sendable, Equatable {
+    /// Weakest level felt on the spot, and the strongest comfortable one (fractions of full drive).
+    public var floor: Double
+    public var ceiling: Double
+
+    public init(floor: Double, ceiling: Double) {
+        self.floor = min(max(floor, 0), 1)
+        self.ceiling = min(max(ceiling, self.floor), 1)
+    }
+
+    /// Silence stays silent; any intensity above it lands between the floor and the ceiling.
+    @inline(__always)
+    public func map(_ v: Double) -> Double {
+        v <= 1e-9 ? 0 : floor + min(v, 1) * (ceiling - floor)
+    }
+}

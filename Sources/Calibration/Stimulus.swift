@@ -1,0 +1,66 @@
+// What one calibration trial plays: steady drive levels held for set times, and the stretch at its end
+// the person judges. Also how such a stimulus feels on a motor model (for the simulated person).
+
+import Breath
+
+/// A trial's drive program: `segments` played in order from rest, the last `judgedSeconds` judged.
+public struct Stimulus: Sendable, Equatable {
+    public struct Segment: Sendable, Equatable {
+        public var level: Double
+        public var seconds: Double
+        public init(_ level: Double, _ seconds: Double) {
+            self.level = level
+            self.seconds = seconds
+        }
+    }
+
+    public var segments: [Segment]
+    public var judgedSeconds: Double
+
+    public init(segments: [Segment], judgedSeconds: Double) {
+        self.segments = segments
+        self.judgedSeconds = judgedSeconds
+    }
+
+    public var seconds: Double { segments.reduce(0) { $0 + $1.seconds } }
+
+    /// The drive at `t` seconds from the stimulus start (0 after its end).
+    public func level(at t: Double) -> Double {
+        var start = 0.0
+        for s in segments {
+            if t < start + s.seconds { return s.level }
+            start += s.seconds
+        }
+        return 0
+    }
+
+    /// Mean felt amplitude over the judged stretch when played from rest on `motor`.
+    public func judgedAmplitude(on motor: MotorProfile, dt: Double = 0.001) -> Double {
+        var model: any MotorModel = {
+            switch motor {
+            case .erm(let m): return m.atRest
+            case .lra(let m): return LRAModel(tau: m.tau, resonanceHz: m.resonanceHz, quality: m.quality, carrierHz: m.carrierHz)
+            }
+        }()
+        let total = seconds
+        let judgedFrom = total - judgedSeconds
+        var sum = 0.0, n = 0
+        var t = 0.0
+        while t < total - 1e-12 {
+            model.advance(drive: level(at: t), seconds: dt)
+            t += dt
+            if t > judgedFrom + 1e-12 {
+                sum += model.amplitude
+                n += 1
+            }
+        }
+        return n > 0 ? sum / Double(n) : 0
+    }
+}
+
+extension ERMModel {
+    /// The same motor, at rest.
+    public var atRest: ERMModel {
+        ERMModel(riseTau: riseTau, fallTau: fallTau, brakeTau: brakeTau, startThreshold: startThreshold, stopThreshold: stopThreshold)
+    }
+}

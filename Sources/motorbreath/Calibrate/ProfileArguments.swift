@@ -1,0 +1,49 @@
+// `--profile NAME|none` and `--spot` for play, render and palette: which calibration profile shapes the
+// frames and maps intensity onto the felt range, read from the config directory.
+
+import ArgumentParser
+import Breath
+import Calibration
+
+struct ProfileArguments: ParsableArguments {
+    @Option(help: "Calibration profile: a saved profile's name (see motorbreath calibrate), or none. With a board, the default is the board's profile for --spot when one was saved.",
+            transform: OptionValue.profile)
+    var profile: String?
+
+    @Option(help: "Body spot whose profile a board uses by default (default: wrist).", transform: OptionValue.spot)
+    var spot: String = "wrist"
+
+    /// The profile asked for by name (nil: none, or not named: see `forBoard`). A missing name is an error.
+    func named() throws -> CalibrationProfile? {
+        guard let name = profile, name != "none" else { return nil }
+        let store = ConfigStore()
+        do {
+            if let found = try store.load(name) { return found }
+        } catch { throw fail("\(error)") }
+        let saved = store.profileNames()
+        throw fail("no profile '\(name)' in \(store.directory.path)/profiles (\(saved.isEmpty ? "none saved yet: run motorbreath calibrate" : "saved: " + OptionValue.list(saved)))")
+    }
+
+    /// The profile for a board with `uniqueID`: the named one, else the board's for `spot` if saved.
+    func forBoard(uniqueID: UInt64) throws -> CalibrationProfile? {
+        if profile == "none" { return nil }
+        if profile != nil { return try named() }
+        do {
+            return try ConfigStore().load(CalibrationProfile.name(board: CalibrationProfile.boardID(uniqueID), spot: spot))
+        } catch {
+            // A damaged profile must not stop a breath: play without it, and say so.
+            Stderr.write("motorbreath: note: \(error); playing without a profile\n")
+            return nil
+        }
+    }
+}
+
+extension CalibrationProfile {
+    /// The motor to shape for: this profile's, when it is for the same kind of motor as `fallback`.
+    func motor(or fallback: MotorProfile) -> MotorProfile {
+        switch (fallback, motor) {
+        case (.erm, "erm"), (.lra, "lra"): motorProfile
+        default: fallback
+        }
+    }
+}
