@@ -1,29 +1,10 @@
-// A small seeded random source (SplitMix64) for the simulated person: the same seed, the same answers.
+// The simulated person's and motor's random source, and the normal curve their answers follow.
 
+import Breath
 import Foundation
 
-/// SplitMix64: fast, seedable, good enough for simulation (not for secrets).
-public struct SeededRandom: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-
-    public init(seed: UInt64) { state = seed &+ 0x9E37_79B9_7F4A_7C15 }
-
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// Uniform in [0, 1).
-    public mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
-
-    /// Uniform in `range`.
-    public mutating func uniform(_ range: ClosedRange<Double>) -> Double {
-        range.lowerBound + (range.upperBound - range.lowerBound) * unit()
-    }
-}
+/// SplitMix64 started one step in, as the simulated people always were: a seed gives the same person.
+func seededRandom(_ seed: UInt64) -> SplitMix64 { SplitMix64(seed: seed &+ 0x9E37_79B9_7F4A_7C15) }
 
 /// The standard normal cumulative distribution.
 func normalCDF(_ z: Double) -> Double { 0.5 * erfc(-z / 2.0.squareRoot()) }

@@ -15,7 +15,7 @@ public struct SimulatedRig: Sendable {
 
     /// A motor and a person drawn at random (the seed picks both, and the answers).
     public static func random(seed: UInt64) -> SimulatedRig {
-        var r = SeededRandom(seed: seed ^ 0x4D4F_544F_52)  // "MOTOR"
+        var r = seededRandom(seed ^ 0x4D4F_544F_52)  // "MOTOR"
         let start = r.uniform(0.08...0.25)
         let tau = r.uniform(0.05...0.12)
         let motor = ERMModel(riseTau: tau, fallTau: tau, startThreshold: start, stopThreshold: start * r.uniform(0.25...0.5))

@@ -1,6 +1,8 @@
 // A simulated person answering calibration questions: hidden thresholds (on the fingertips and on the
 // body spot), a hidden comfortable maximum, psychometric noise, lapses and false alarms, all seeded.
 
+import Breath
+
 /// Where the person feels a stimulus.
 public enum Touch: String, Sendable, Codable {
     /// The motor held between finger and thumb: very sensitive, so the motor's own thresholds show.
@@ -20,7 +22,7 @@ public struct SimulatedPerson: Sendable {
     /// Chance of answering "no" to anything (inattention) and "yes" to anything (a false alarm).
     public var lapseRate: Double
     public var falseAlarmRate: Double
-    private var random: SeededRandom
+    private var random: SplitMix64
 
     public init(fingertipThreshold: Double, spotThreshold: Double, comfortMax: Double, relativeNoise: Double = 0.1,
                 lapseRate: Double = 0.02, falseAlarmRate: Double = 0.02, seed: UInt64) {
@@ -30,12 +32,12 @@ public struct SimulatedPerson: Sendable {
         self.relativeNoise = relativeNoise
         self.lapseRate = lapseRate
         self.falseAlarmRate = falseAlarmRate
-        random = SeededRandom(seed: seed)
+        random = seededRandom(seed)
     }
 
     /// A person drawn at random from a plausible range (the seed picks the person and their answers).
     public static func random(seed: UInt64) -> SimulatedPerson {
-        var r = SeededRandom(seed: seed ^ 0x5045_5253_4F4E)  // "PERSON"
+        var r = seededRandom(seed ^ 0x5045_5253_4F4E)  // "PERSON"
         let spot = r.uniform(0.04...0.14)
         return SimulatedPerson(fingertipThreshold: spot * r.uniform(0.15...0.35), spotThreshold: spot,
                                comfortMax: r.uniform(0.5...0.95), relativeNoise: r.uniform(0.05...0.2),

@@ -84,19 +84,3 @@ public struct ImpairmentError: Error, Sendable, CustomStringConvertible {
     public var reason: String
     public var description: String { "bad --sim-link '\(text)': \(reason)" }
 }
-
-/// SplitMix64: small, fast, seedable; simulations are reproducible from their seed.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
-    var state: UInt64
-    public init(seed: UInt64) { state = seed }
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// Uniform in [0, 1).
-    public mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
-}

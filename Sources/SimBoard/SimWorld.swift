@@ -3,6 +3,7 @@
 // real-time pacing sleeps until each event. The host's link reads are what move the world forward.
 
 import BoardCore
+import Breath
 import Glibc
 import MotorWire
 import SerialLink

@@ -2,6 +2,7 @@
 // estimate lands within the smallest step of its edge) and a probabilistic one (1-up/1-down converges to
 // the 50 % point, 1-up/2-down to the 70.7 % point, averaged over seeds).
 
+import Breath
 import Calibration
 import Foundation
 import Testing
@@ -35,7 +36,7 @@ struct StaircaseTests {
         var sum = 0.0
         let n = 400
         for k in 0..<n {
-            var random = SeededRandom(seed: seedBase + UInt64(k))
+            var random = SplitMix64(seed: (seedBase + UInt64(k)) &+ 0x9E37_79B9_7F4A_7C15)  // as the simulated people start
             var s = Staircase(StaircaseRule(start: 0.6, step: 0.08, minStep: 0.01, downAfter: downAfter,
                                             reversals: 14, averaged: 10, maxTrials: 200))
             while !s.done {

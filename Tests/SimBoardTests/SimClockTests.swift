@@ -2,6 +2,7 @@
 // at which the board reads t (a rounding error there made the simulation wake the board for nothing,
 // forever, at 2500 ppm), for any rate within +-5 %, a drift that wanders, and 32 kHz to 1 GHz clocks.
 
+import Breath
 import SimBoard
 import Testing
 
