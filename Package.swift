@@ -50,7 +50,7 @@ let package = Package(
             ]
         ),
         // Running the motorbreath binary from tests (end-to-end and emulated-board tests).
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Breath"], path: "Tests/TestSupport"),
         .testTarget(name: "MotorWireTests", dependencies: ["MotorWire", "TestSupport"]),
         .testTarget(name: "BoardCoreTests", dependencies: ["BoardCore", "MotorWire", "TestSupport"]),
         .testTarget(name: "EmbeddedTests"),

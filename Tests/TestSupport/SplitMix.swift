@@ -1,16 +1,10 @@
-// The one seeded random generator of the tests (SplitMix64): every random case can be replayed from the
-// seed its test prints on failure.
+// The tests' seeded random generator: the simulations' own SplitMix64 (Breath), so every random case can
+// be replayed from the seed its test prints on failure.
 
-/// SplitMix64 (Steele, Lea and Flood): small, fast, and the same sequence on every machine.
-public struct SplitMix: RandomNumberGenerator, Sendable {
-    public var state: UInt64
-    public init(seed: UInt64) { state = seed }
-    public init(_ seed: UInt64) { state = seed }
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+@_exported import struct Breath.SplitMix64
+
+public typealias SplitMix = SplitMix64
+
+extension SplitMix64 {
+    public init(_ seed: UInt64) { self.init(seed: seed) }
 }
