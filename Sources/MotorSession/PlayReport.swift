@@ -54,6 +54,8 @@ public struct PlayReport: Sendable, Codable {
     public var motorOffAtExit = false
     /// Why the session ended early (nil when it played to the end or was interrupted).
     public var error: String?
+    /// The calibration profile the breath was shaped for (board id and spot); nil without one.
+    public var profile: String?
 
     public init() {}
 
@@ -66,7 +68,7 @@ public struct PlayReport: Sendable, Codable {
         case startErrorUs = "start_error_us", scheduleErrorUs = "schedule_error_us", clockDriftPPM = "clock_drift_ppm"
         case rttUs = "rtt_us", hostLongestSilenceMs = "host_longest_silence_ms", interrupted
         case bytesSent = "bytes_sent", bytesReceived = "bytes_received"
-        case motorOffAtExit = "motor_off_at_exit", error
+        case motorOffAtExit = "motor_off_at_exit", error, profile
     }
 }
 

@@ -193,6 +193,7 @@ struct Play: ParsableCommand {
                                      compensate: !noCompensation, warmup: noWarmup ? 0 : 0.3, feltRange: calibrated?.feltRange,
                                      warmupMargin: calibrated == nil ? 1.5 : CalibrationProfile.warmupMargin)
             }
+            r.profile = calibrated?.name
             if let truth {
                 r.framesPlayed = truth.framesPlayed
                 r.startErrorUs = truth.startErrorUs

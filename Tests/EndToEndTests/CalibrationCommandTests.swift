@@ -89,9 +89,11 @@ import Testing
         #expect(with.status == 0, "\(with.stderr)")
         #expect(with.stderr.contains("profile: \(CalibrationCommandTests.simProfile)"), "\(with.stderr)")
         #expect(try jsonObject(with.stdout)["wrong_duties"] as? Int == 0)
+        #expect(try jsonObject(with.stdout)["profile"] as? String == CalibrationCommandTests.simProfile)  // scripts see it too
         let none = try runMotorbreath(base + ["--profile", "none"], timeout: 120, environment: config.env)
         #expect(none.status == 0, "\(none.stderr)")
         #expect(!none.stderr.contains("profile:"))
+        #expect(try jsonObject(none.stdout)["profile"] == nil)
         let otherSpot = try runMotorbreath(base + ["--spot", "palm"], timeout: 120, environment: config.env)
         #expect(!otherSpot.stderr.contains("profile:"))
         // A damaged profile does not stop a breath: it plays without, and says so.
