@@ -12,8 +12,7 @@ final class KeepAlive: @unchecked Sendable {
     private let channel: BoardChannel
     private let idleNs: UInt64
     private let checkNs: UInt64
-    private var mutex = pthread_mutex_t()
-    private var cond = pthread_cond_t()
+    private let condition = TimedCondition()
     private var running = true
     private var thread: pthread_t?
 
@@ -21,32 +20,16 @@ final class KeepAlive: @unchecked Sendable {
         self.channel = channel
         idleNs = UInt64(idleMs) * 1_000_000
         checkNs = UInt64(min(checkMs, idleMs)) * 1_000_000
-        pthread_mutex_init(&mutex, nil)
-        var attr = pthread_condattr_t()
-        pthread_condattr_init(&attr)
-        pthread_condattr_setclock(&attr, CLOCK_MONOTONIC)
-        pthread_cond_init(&cond, &attr)
-        pthread_condattr_destroy(&attr)
-        let box = Unmanaged.passRetained(self)
-        var t = pthread_t()
-        pthread_create(&t, nil, { arg in
-            let me = Unmanaged<KeepAlive>.fromOpaque(arg!).takeRetainedValue()
-            me.run()
-            return nil
-        }, box.toOpaque())
-        thread = t
+        thread = startThread { self.run() }
     }
 
     /// Waits `ns` or until `stop()`; false once stopped.
     private func wait(_ ns: UInt64) -> Bool {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        let deadline = MonotonicClock.nowNs() + ns
-        var ts = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
-        while running && MonotonicClock.nowNs() < deadline {
-            if pthread_cond_timedwait(&cond, &mutex, &ts) == ETIMEDOUT { break }
+        condition.withLock {
+            let deadline = MonotonicClock.nowNs() + ns
+            while running && condition.wait(untilNs: deadline) {}
+            return running
         }
-        return running
     }
 
     private func run() {
@@ -58,19 +41,15 @@ final class KeepAlive: @unchecked Sendable {
 
     /// Stops the thread and waits for it (no HEARTBEAT is sent after this returns).
     func stop() {
-        pthread_mutex_lock(&mutex)
-        running = false
-        pthread_cond_broadcast(&cond)
-        pthread_mutex_unlock(&mutex)
+        condition.withLock {
+            running = false
+            condition.broadcast()
+        }
         if let t = thread {
             pthread_join(t, nil)
             thread = nil
         }
     }
 
-    deinit {
-        stop()
-        pthread_cond_destroy(&cond)
-        pthread_mutex_destroy(&mutex)
-    }
+    deinit { stop() }
 }

@@ -8,71 +8,52 @@ final class ByteQueue: @unchecked Sendable {
     private var head = 0
     private var closed = false
     private var woken = false
-    private var mutex = pthread_mutex_t()
-    private var cond = pthread_cond_t()
-
-    init() {
-        pthread_mutex_init(&mutex, nil)
-        var attr = pthread_condattr_t()
-        pthread_condattr_init(&attr)
-        pthread_condattr_setclock(&attr, CLOCK_MONOTONIC)
-        pthread_cond_init(&cond, &attr)
-        pthread_condattr_destroy(&attr)
-    }
-
-    deinit {
-        pthread_cond_destroy(&cond)
-        pthread_mutex_destroy(&mutex)
-    }
+    private let condition = TimedCondition()
 
     func push(_ data: [UInt8]) -> Bool {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        guard !closed else { return false }
-        bytes.append(contentsOf: data)
-        pthread_cond_broadcast(&cond)
-        return true
+        condition.withLock {
+            guard !closed else { return false }
+            bytes.append(contentsOf: data)
+            condition.broadcast()
+            return true
+        }
     }
 
     /// Waits up to `timeoutMs` for bytes; nil once closed and drained.
     func pop(max: Int, timeoutMs: Int) -> [UInt8]? {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        if head == bytes.count && !closed && timeoutMs > 0 {
-            var ts = timespec()
-            clock_gettime(CLOCK_MONOTONIC, &ts)
-            let ns = Int(ts.tv_nsec) + (timeoutMs % 1000) * 1_000_000
-            ts.tv_sec += timeoutMs / 1000 + ns / 1_000_000_000
-            ts.tv_nsec = ns % 1_000_000_000
-            while head == bytes.count && !closed && !woken {
-                if pthread_cond_timedwait(&cond, &mutex, &ts) == ETIMEDOUT { break }
+        condition.withLock {
+            if head == bytes.count && !closed && timeoutMs > 0 {
+                let deadline = MonotonicClock.nowNs() + UInt64(timeoutMs) * 1_000_000
+                while head == bytes.count && !closed && !woken {
+                    if !condition.wait(untilNs: deadline) { break }
+                }
             }
+            woken = false
+            if head == bytes.count { return closed ? nil : [] }
+            let end = min(bytes.count, head + max)
+            let out = Array(bytes[head..<end])
+            head = end
+            if head > 4096 && head * 2 > bytes.count {
+                bytes.removeFirst(head)
+                head = 0
+            }
+            return out
         }
-        woken = false
-        if head == bytes.count { return closed ? nil : [] }
-        let end = min(bytes.count, head + max)
-        let out = Array(bytes[head..<end])
-        head = end
-        if head > 4096 && head * 2 > bytes.count {
-            bytes.removeFirst(head)
-            head = 0
-        }
-        return out
     }
 
     /// A waiting pop returns now.
     func wake() {
-        pthread_mutex_lock(&mutex)
-        woken = true
-        pthread_cond_broadcast(&cond)
-        pthread_mutex_unlock(&mutex)
+        condition.withLock {
+            woken = true
+            condition.broadcast()
+        }
     }
 
     func close() {
-        pthread_mutex_lock(&mutex)
-        closed = true
-        pthread_cond_broadcast(&cond)
-        pthread_mutex_unlock(&mutex)
+        condition.withLock {
+            closed = true
+            condition.broadcast()
+        }
     }
 }
 

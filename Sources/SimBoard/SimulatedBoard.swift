@@ -57,14 +57,7 @@ public final class SimulatedBoard: @unchecked Sendable {
     public func start() {
         mutex.withLock { core.boot(now: now) }
         flush()
-        let box = Unmanaged.passRetained(self)
-        var t = pthread_t()
-        pthread_create(&t, nil, { arg in
-            let board = Unmanaged<SimulatedBoard>.fromOpaque(arg!).takeRetainedValue()
-            board.serve()
-            return nil
-        }, box.toOpaque())
-        thread = t
+        thread = startThread { self.serve() }
     }
 
     /// Serves on the calling thread until `stop()` or the link disconnects.

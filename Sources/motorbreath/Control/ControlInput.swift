@@ -8,26 +8,12 @@ import Synchronization
 /// Reads JSON lines from standard input on a thread of its own until end of file.
 final class StdinControl: @unchecked Sendable {
     init(hub: ControlHub, answer: @escaping (String) -> Void) {
-        let box = Unmanaged.passRetained(Box(hub: hub, answer: answer))
-        var t = pthread_t()
-        pthread_create(&t, nil, { arg in
-            let b = Unmanaged<Box>.fromOpaque(arg!).takeRetainedValue()
+        pthread_detach(startThread {
             while let line = readLine() {
                 if line.isEmpty { continue }
-                if let error = b.hub.handle(line: line) { b.answer(error) }
+                if let error = hub.handle(line: line) { answer(error) }
             }
-            return nil
-        }, box.toOpaque())
-        pthread_detach(t)
-    }
-
-    private final class Box {
-        let hub: ControlHub
-        let answer: (String) -> Void
-        init(hub: ControlHub, answer: @escaping (String) -> Void) {
-            self.hub = hub
-            self.answer = answer
-        }
+        })
     }
 }
 
@@ -55,14 +41,7 @@ final class KeyControl: @unchecked Sendable {
             cc[Int(VTIME)] = 1  // reads return after 0.1 s: the thread sees `stop`
         }
         tcsetattr(0, TCSANOW, &raw)
-        let box = Unmanaged.passRetained(self)
-        var thread = pthread_t()
-        pthread_create(&thread, nil, { arg in
-            let me = Unmanaged<KeyControl>.fromOpaque(arg!).takeRetainedValue()
-            me.read(into: me.hub)
-            return nil
-        }, box.toOpaque())
-        pthread_detach(thread)
+        pthread_detach(startThread { self.read(into: self.hub) })
     }
 
     private func read(into hub: ControlHub) {

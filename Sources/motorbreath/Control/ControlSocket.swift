@@ -45,14 +45,7 @@ final class ControlSocket: @unchecked Sendable {
         }
         listener = fd
         _ = hub.addSink { [weak self] line in self?.broadcast(line) }
-        let box = Unmanaged.passRetained(self)
-        var t = pthread_t()
-        pthread_create(&t, nil, { arg in
-            let me = Unmanaged<ControlSocket>.fromOpaque(arg!).takeRetainedValue()
-            me.serve()
-            return nil
-        }, box.toOpaque())
-        thread = t
+        thread = startThread { self.serve() }
     }
 
     private func serve() {
