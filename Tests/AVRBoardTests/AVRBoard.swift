@@ -69,13 +69,7 @@ final class AVRBoard {
         process.standardOutput = out
         process.standardError = try FileHandle(forWritingTo: summaryFile)
         try process.run()
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        port = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        port = firstLine(of: out)
         guard !port.isEmpty else {
             let why = (try? String(contentsOf: summaryFile, encoding: .utf8)) ?? ""
             throw AVRBoardError(description: "the simulated AVR board did not start: \(why)")

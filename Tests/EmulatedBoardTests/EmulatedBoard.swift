@@ -36,13 +36,7 @@ final class EmulatedBoard {
         process.standardOutput = out
         process.standardError = try FileHandle(forWritingTo: err)
         try process.run()
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        port = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        port = firstLine(of: out)
         guard !port.isEmpty else {
             let why = (try? String(contentsOf: err, encoding: .utf8)) ?? ""
             throw EmulatorError(description: "the emulated board did not start (needs qemu-system-arm, socat, gcc-arm-none-eabi: bash .ci/install): \(why)")

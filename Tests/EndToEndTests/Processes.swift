@@ -69,14 +69,7 @@ final class SimBoardProcess {
         let out = Pipe()
         process.standardOutput = out
         try process.run()
-        var line = Data()
-        let handle = out.fileHandleForReading
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = handle.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        ptyPath = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        ptyPath = firstLine(of: out)
     }
 
     /// The drive log as written so far (complete after `stop()`).
