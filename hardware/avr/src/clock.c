@@ -27,32 +27,32 @@
 
 volatile uint32_t clock_base_lo, clock_base_hi;
 
-// The same read in 32 bits (the proof above holds unchanged).
+// Timer1's count since `base`, interrupts already off: TCNT1, plus one period for an overflow the
+// interrupt has not counted yet (steps 2 and 3 above). At most PWM_TOP + PWM_PERIOD: fits 16 bits.
+static inline uint16_t count_since_base(void) {
+    uint16_t t = TCNT1;
+    if (TIFR1 & _BV(TOV1)) {
+        t = TCNT1;
+        if (t < PWM_PERIOD / 2) t += PWM_PERIOD;
+    }
+    return t;
+}
+
+// The same read in 32 bits (cheaper on an 8-bit CPU).
 uint32_t clock_now_lo(void) {
     uint8_t sreg = SREG;
     cli();
-    uint16_t t = TCNT1;
-    uint8_t uncounted = 0;
-    if (TIFR1 & _BV(TOV1)) {
-        t = TCNT1;
-        uncounted = t < PWM_PERIOD / 2;
-    }
+    uint16_t count = count_since_base();
     uint32_t lo = clock_base_lo;
     SREG = sreg;
-    return lo + t + (uncounted ? PWM_PERIOD : 0);
+    return lo + count;
 }
 
 uint64_t clock_now(void) {
     uint8_t sreg = SREG;
     cli();
-    uint16_t t = TCNT1;
-    uint8_t uncounted = 0;
-    if (TIFR1 & _BV(TOV1)) {
-        t = TCNT1;
-        uncounted = t < PWM_PERIOD / 2;
-    }
+    uint16_t count = count_since_base();
     uint32_t lo = clock_base_lo, hi = clock_base_hi;
     SREG = sreg;
-    uint64_t tick = ((uint64_t)hi << 32 | lo) + t;
-    return uncounted ? tick + PWM_PERIOD : tick;
+    return ((uint64_t)hi << 32 | lo) + count;
 }
