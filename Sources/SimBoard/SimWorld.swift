@@ -74,6 +74,8 @@ public final class SimWorld: @unchecked Sendable {
     private var unpluggedUntil: UInt64?
     private var bootloaderUntil: UInt64?
     private var previousPlays: [PlayRecord] = []
+    /// When the board was last serviced (real-time pacing batches its own wakes, see `boardWakeBatched`).
+    private var lastServiceNs: UInt64 = 0
 
     public init(spec: SimBoardSpec = SimBoardSpec(), impairments: LinkImpairments = LinkImpairments(),
                 pacing: Pacing = .virtual, kind: BoardKind = .motorbreath, seed: UInt64 = 1) {
@@ -181,6 +183,18 @@ public final class SimWorld: @unchecked Sendable {
         return w == UInt64.max ? w : max(now, clock.hostNs(atTick: w))
     }
 
+    /// In real time, the board's own wakes (frame outputs, the failsafe) come at most once per half output
+    /// lead (10 ms): each service hands the PWM every level due within the lead, so every frame still
+    /// goes out at its own tick, ahead of time, like a DMA-fed timer refilled at 100 Hz; the world (and the
+    /// host thread that moves it) then wakes about 100 times a second instead of once per frame. Arriving
+    /// bytes are still handled at once. Virtual time services the board exactly when it asks.
+    private func boardWakeBatched() -> UInt64 {
+        let w = boardWake()
+        guard pacing == .realTime, w != UInt64.max else { return w }
+        let every = UInt64(spec.outputLeadMs) * 500_000
+        return max(w, lastServiceNs + every)
+    }
+
     /// Processes events in time order until `deadline`, or until bytes are ready for the host.
     private func runLocked(until deadline: UInt64, stopOnHostData: Bool) {
         while true {
@@ -195,7 +209,7 @@ public final class SimWorld: @unchecked Sendable {
             if stopOnHostData, let first = toHost.first, first.at <= now { return }
             var next = deadline
             if let d = toBoard.first?.at, !stalled { next = min(next, d) }
-            next = min(next, boardWake())
+            next = min(next, boardWakeBatched())
             if stopOnHostData, let h = toHost.first?.at { next = min(next, h) }
             if let u = unpluggedUntil { next = min(next, u) }
             if let b = bootloaderUntil { next = min(next, b) }
@@ -234,6 +248,7 @@ public final class SimWorld: @unchecked Sendable {
         guard kind == .motorbreath else { return }
         var rounds = 0
         let t = clock.ticks(atHostNs: now)
+        lastServiceNs = now
         repeat {
             board.service(now: t)
             drainBoard()
