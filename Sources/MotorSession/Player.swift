@@ -88,6 +88,7 @@ public final class Player {
         self.controls = controls
         self.prepared = prepared
         self.options = options
+        firstClockRequestNs = prepared.clock.samples.first?.sentNs
         sync = ClockSync(tracker: prepared.clock)
         report.prepareMs = Double(prepared.prepareNs) / 1e6
         controls.clock = channel.clock
@@ -98,6 +99,8 @@ public final class Player {
     /// The current board clock estimate.
     public var clockEstimate: ClockEstimate? { sync.tracker.estimate() }
     public var clockSamples: [ClockSample] { sync.tracker.samples }
+    /// When prepare sent its first CLOCK request (host ns): the clock estimate's age at the first frame.
+    public let firstClockRequestNs: UInt64?
 
     var rate: Int { options.frameRate }
     var now: UInt64 { channel.clock.nowNs() }

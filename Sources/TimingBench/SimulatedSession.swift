@@ -42,6 +42,7 @@ public enum SimulatedSession {
         result.frames = renderer.frameCount
         result.framesPlayed = truth.framesPlayed
         result.startErrorUs = truth.startErrorUs
+        result.syncBeforeStartMs = truth.syncBeforeStartMs
         result.scheduleErrorUs = truth.scheduleErrorUs
         result.settledScheduleErrorUs = truth.settledScheduleErrorUs
         result.driftAtEndUs = truth.driftAtEndUs

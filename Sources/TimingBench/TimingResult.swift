@@ -22,6 +22,8 @@ public struct TimingResult: Sendable, Codable {
     public var reconnects = 0
     public var clockDriftPPM = 0.0
     public var prepareMs = 0.0
+    /// From the first CLOCK request to the first frame's intended time, ms.
+    public var syncBeforeStartMs = 0.0
     public var simulatedSeconds = 0.0
     public var wallSeconds = 0.0
 
@@ -32,6 +34,7 @@ public struct TimingResult: Sendable, Codable {
         case scheduleErrorUs = "schedule_error_us", settledScheduleErrorUs = "settled_schedule_error_us"
         case driftAtEndUs = "drift_at_end_us", underruns, wrongDuties = "wrong_duties", retransmits, retimes
         case reconnects, clockDriftPPM = "clock_drift_ppm", prepareMs = "prepare_ms"
+        case syncBeforeStartMs = "sync_before_start_ms"
         case simulatedSeconds = "simulated_seconds", wallSeconds = "wall_seconds"
     }
 }

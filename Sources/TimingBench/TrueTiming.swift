@@ -17,6 +17,9 @@ public final class TrueTiming: PlayObserver, @unchecked Sendable {
     public private(set) var wrongDuties = 0
     /// |first frame's output - its true intended tick|, µs.
     public private(set) var startErrorUs = 0.0
+    /// From the host's first CLOCK request to the first frame's intended time, ms: how long the clock
+    /// estimate had before the frame that sets the start error (the bound in ClockLimit gets as long).
+    public private(set) var syncBeforeStartMs = 0.0
     private var errors = PercentileSketch()
     private var settled = PercentileSketch()
     private let settledFrom: Int
@@ -44,7 +47,12 @@ public final class TrueTiming: PlayObserver, @unchecked Sendable {
         framesPlayed += 1
         errors.add(abs(errorUs))
         if i >= settledFrom { settled.add(abs(errorUs)) }
-        if i == 0 { startErrorUs = abs(errorUs) }
+        if i == 0 {
+            startErrorUs = abs(errorUs)
+            if let first = player.firstClockRequestNs {
+                syncBeforeStartMs = Double(Int64(bitPattern: player.intendedNs(0) &- first)) / 1e6
+            }
+        }
         if i >= tailFrom {
             tailSum += errorUs
             tailCount += 1

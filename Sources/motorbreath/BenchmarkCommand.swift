@@ -148,12 +148,27 @@ extension BenchmarkCommand {
         var startErrorUs: Double
         var p99Us: Double
         var prepareMs: Double
+        var syncBeforeStartMs: Double
         var naiveStartErrorUs: Double
         var naiveP99Us: Double
         enum CodingKeys: String, CodingKey {
             case seed, startErrorUs = "start_error_us", p99Us = "p99_us", prepareMs = "prepare_ms"
-            case naiveStartErrorUs = "naive_start_error_us", naiveP99Us = "naive_p99_us"
+            case syncBeforeStartMs = "sync_before_start_ms", naiveStartErrorUs = "naive_start_error_us", naiveP99Us = "naive_p99_us"
         }
+    }
+
+    /// What the start error could be at best on this link (ClockLimit): the ideal estimator given the same
+    /// time, and the time it would need for a p90 of 100 µs.
+    func limitLines(_ l: LinkImpairments, syncMs: Double) -> [String] {
+        func p90(_ s: Double) -> (p50: Double, p90: Double) {
+            let e = ClockLimit.errorsUs(latencyNs: l.latencyNs, jitterNs: l.jitterNs, seconds: s, spacingMs: 10, trials: 2000, seed: 1)
+            return (ClockLimit.quantile(e, 0.5), ClockLimit.quantile(e, 0.9))
+        }
+        let same = p90(syncMs / 1000)
+        let needed = stride(from: 0.5, through: 10, by: 0.5).first { p90($0).p90 <= 100 }
+        return [
+            "- the limit of this link (ClockLimit: an ideal estimator with CLOCK exchanges every 10 ms for the same \(fixed(syncMs, 0)) ms, the board's rate known, nothing else on the wire): start error p50 \(fixed(same.p50, 0)) µs, p90 \(fixed(same.p90, 0)) µs; a p90 of 100 µs would need \(needed.map { fixed($0, 1) + " s" } ?? "more than 10 s") of exchanges before the first frame",
+        ]
     }
 
     /// Which build ran the simulation: its wall times differ about tenfold.
@@ -184,6 +199,7 @@ extension BenchmarkCommand {
             let mb = try SimulatedSession.run(scenario, recordPlays: false).0
             let naive = try NaiveStreamer.run(scenario)
             rows.append(SeedRow(seed: s, startErrorUs: mb.startErrorUs, p99Us: mb.scheduleErrorUs.p99, prepareMs: mb.prepareMs,
+                                syncBeforeStartMs: mb.syncBeforeStartMs,
                                 naiveStartErrorUs: naive.startErrorUs, naiveP99Us: naive.scheduleErrorUs.p99))
         }
         progress.finish()
@@ -200,11 +216,11 @@ extension BenchmarkCommand {
             "played by motorbreath and by the naive host-timed streamer; every frame judged against the simulated",
             "board's true clock at the frame's intended host time (see benchmark.md for one seed in detail).",
             "",
-            "| seed | start error µs | p99 schedule µs | prepare ms | naive start µs | naive p99 µs |",
-            "|---|---|---|---|---|---|",
+            "| seed | start error µs | p99 schedule µs | prepare ms | clock exchanges before the first frame, ms | naive start µs | naive p99 µs |",
+            "|---|---|---|---|---|---|---|",
         ]
         for r in rows {
-            lines.append("| \(r.seed) | \(fixed(r.startErrorUs, 0)) | \(fixed(r.p99Us, 0)) | \(fixed(r.prepareMs, 0)) | \(fixed(r.naiveStartErrorUs, 0)) | \(fixed(r.naiveP99Us, 0)) |")
+            lines.append("| \(r.seed) | \(fixed(r.startErrorUs, 0)) | \(fixed(r.p99Us, 0)) | \(fixed(r.prepareMs, 0)) | \(fixed(r.syncBeforeStartMs, 0)) | \(fixed(r.naiveStartErrorUs, 0)) | \(fixed(r.naiveP99Us, 0)) |")
         }
         let p99Ratios = rows.map { $0.naiveP99Us / max($0.p99Us, 1) }
         lines += [
@@ -215,6 +231,7 @@ extension BenchmarkCommand {
             "- naive / motorbreath start error: min \(fixed(q(startRatios, 0), 0))x, median \(fixed(q(startRatios, 0.5), 0))x",
             "- naive / motorbreath p99 schedule error: min \(fixed(q(p99Ratios, 0), 0))x, median \(fixed(q(p99Ratios, 0.5), 0))x",
         ]
+        lines += limitLines(impairments, syncMs: q(rows.map(\.syncBeforeStartMs), 0.5))
         let text = lines.joined(separator: "\n")
         if !json { print(text) }
         if let file {

@@ -1,0 +1,57 @@
+// The best any clock estimator could do on a simulated link: an independent bound for the start error,
+// so the benchmark can say how far motorbreath is from the limit instead of only how far from a goal.
+
+import Breath
+import SimBoard
+
+public enum ClockLimit {
+    /// Offset errors (µs, one per trial) of an ideal estimator that, for `seconds` before the moment that
+    /// counts, sends a CLOCK request every `spacingMs` on a link like the benchmark's (each message delayed
+    /// by latency ± jitter, uniformly, nothing overtaking), with nothing else on the wire, a board that
+    /// answers the instant a request arrives, and the board's rate known exactly. Only exchanges whose
+    /// reply is back by the end count.
+    ///
+    /// Each exchange bounds the offset from both sides (the request cannot arrive before it was sent, the
+    /// reply cannot arrive before it left), so the tightest bounds come from the fastest forward trip and
+    /// the fastest backward trip, and the middle of them is off by half the difference of their excess
+    /// over the minimum delay. No estimator can know more from these timestamps when both directions'
+    /// delays follow the same law; motorbreath's has less (an unknown rate, frames sharing the wire).
+    ///
+    /// The link model is restated here on purpose rather than taken from SimWorld: the bound must not
+    /// share a mistake with the simulation it judges.
+    public static func errorsUs(latencyNs: UInt64, jitterNs: UInt64, seconds: Double, spacingMs: Double,
+                                trials: Int, seed: UInt64) -> [Double] {
+        var rng = SplitMix64(seed: seed)
+        let latency = Double(latencyNs), jitter = Double(jitterNs)
+        let minimum = latency - jitter
+        func delay() -> Double { latency + (rng.unit() * 2 - 1) * jitter }
+        var errors: [Double] = []
+        errors.reserveCapacity(trials)
+        let end = seconds * 1e9, spacing = spacingMs * 1e6
+        for _ in 0..<trials {
+            var lastAtBoard = -Double.infinity, lastAtHost = -Double.infinity
+            var fastestForward = Double.infinity, fastestBackward = Double.infinity
+            var sent = 0.0
+            while sent < end {
+                let atBoard = max(sent + delay(), lastAtBoard)
+                lastAtBoard = atBoard
+                let atHost = max(atBoard + delay(), lastAtHost)
+                lastAtHost = atHost
+                if atHost <= end {
+                    fastestForward = min(fastestForward, atBoard - sent - minimum)
+                    fastestBackward = min(fastestBackward, atHost - atBoard - minimum)
+                }
+                sent += spacing
+            }
+            errors.append(abs(fastestForward - fastestBackward) / 2 / 1000)
+        }
+        return errors
+    }
+
+    /// The `p` quantile (0...1) of `values` (nearest rank).
+    public static func quantile(_ values: [Double], _ p: Double) -> Double {
+        let s = values.sorted()
+        guard !s.isEmpty else { return 0 }
+        return s[min(s.count - 1, Int((p * Double(s.count - 1)).rounded()))]
+    }
+}
