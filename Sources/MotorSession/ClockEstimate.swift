@@ -112,8 +112,9 @@ public struct ClockTracker: Sendable {
     func fitSlope() -> Double {
         guard let newest = samples.last, let oldest = samples.first, samples.count >= 8 else { return nominalTicksPerNs }
         let span = Double(newest.sentNs - oldest.sentNs) / 1e9
+        let hull = ClockHull(samples[...], reference: newest.receivedNs, tick0: newest.tick)
         func gap(_ slope: Double) -> Double {
-            let g = ClockTracker.envelopes(samples[...], slope: slope, reference: newest.receivedNs, tick0: newest.tick)
+            let g = hull.envelopes(slope: slope)
             return g.low - g.high
         }
         if span < minimumSpanS && gap(nominalTicksPerNs) >= 0 { return nominalTicksPerNs }
