@@ -171,18 +171,12 @@ public struct FrameRenderer: Sendable {
         let n = min(count, frameCount - next)
         guard n > 0 else { return 0 }
         let rate = Double(frameRate)
-        let res = resolution
+        let quantizer = Quantizer(resolution)
         var now = intendedAtFrameTime(Double(next) / rate)
         for i in next..<(next + n) {
             let after = intendedAtFrameTime(Double(i + 1) / rate)
             let aim = shapingTarget(atFrameTime: Double(i + 1) / rate, intended: after)
-            var raw: UInt16 = 0
-            _ = shaper.drive(now: floorActive ? 0 : (lastAim ?? now), next: aim) { d in
-                let q = res.quantize(d)
-                raw = q.raw
-                return q.drive
-            }
-            out.append(raw)
+            out.append(shaper.step(now: floorActive ? 0 : (lastAim ?? now), next: aim, quantizer))
             now = after
             lastAim = aim
         }
