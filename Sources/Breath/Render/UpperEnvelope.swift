@@ -7,7 +7,7 @@ struct Term: Sendable {
     var event: HapticEvent
     var constant: Bool
 
-    @inline(__always)
+    @inline(always)
     func value(at t: Double) -> Double { constant ? event.intensity : event.intensity * event.envelope(at: t) }
 }
 
@@ -141,7 +141,7 @@ struct UpperEnvelope: Sendable {
         var index = 0
 
         /// The largest term's value at `t`, or nil where no term is active.
-        @inline(__always)
+        @inline(always)
         mutating func value(at t: Double, in envelope: UpperEnvelope) -> Double? {
             let spans = envelope.spans
             while index < spans.count && spans[index].end <= t { index += 1 }
