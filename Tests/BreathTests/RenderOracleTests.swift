@@ -1,5 +1,6 @@
 // The fast render loop against the frozen per-frame reference (ReferenceRenderer): every raw frame equal,
-// for the golden cases, ceilings, felt ranges, warm-ups and the AHAP fixtures, in random chunk sizes.
+// and the modeled motor's final amplitude to the bit, for the golden cases, ceilings, felt ranges, warm-ups
+// and the AHAP fixtures, in random chunk sizes.
 
 @testable import Breath
 import Foundation
@@ -68,6 +69,13 @@ import Testing
                 if got != expected {
                     let first = (0..<min(got.count, expected.count)).first { got[$0] != expected[$0] } ?? min(got.count, expected.count)
                     failures.append("\(s.name): \(got.count) frames, expected \(expected.count); first difference at frame \(first) (seed \(seed))")
+                }
+                // The modeled motor ends where the reference's does, to the bit (an ulp of drift that has not
+                // changed a frame yet still fails).
+                let amplitude = fast.shaper.erm?.amplitude ?? fast.shaper.lra!.amplitude
+                let expectedAmplitude = reference.erm?.amplitude ?? reference.lra!.amplitude
+                if amplitude.bitPattern != expectedAmplitude.bitPattern {
+                    failures.append("\(s.name): motor amplitude \(amplitude) at the end, expected \(expectedAmplitude) (seed \(seed))")
                 }
             }
             return failures
