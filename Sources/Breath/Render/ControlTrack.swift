@@ -71,6 +71,13 @@ struct ControlTrack: Sendable {
             return index >= 0 ? index : nil
         }
 
+        /// Moves to `t` as `segment(at:in:)` does, and says which segment is in force there (nil: before any
+        /// curve) and until when (the next segment's start).
+        mutating func seek(_ t: Double, in track: ControlTrack) -> (segment: Int?, until: Double) {
+            let k = segment(at: t, in: track)
+            return (k, index + 1 < track.segments.count ? track.segments[index + 1].start : .infinity)
+        }
+
         /// The intensity control at `t` (neutral 1 before any curve).
         @inline(always)
         mutating func intensity(at t: Double, in track: ControlTrack) -> Double {

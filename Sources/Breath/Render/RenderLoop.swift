@@ -29,14 +29,23 @@ extension FrameRenderer {
         return n
     }
 
-    /// The targets of the frames from `next` on, one per element of `aims` (does not move `next`).
+    /// The targets of the frames from `next` on, one per element of `aims` (does not move `next`): what
+    /// `intendedAtFrameTime` and `shapingTarget(atFrameTime:intended:)` give, read from `TargetPiece`s.
     mutating func aim(_ aims: UnsafeMutableBufferPointer<FrameAim>) {
         let rate = Double(frameRate)
         var now = intendedAtFrameTime(Double(next) / rate)
+        var piece = TargetPiece()
         for j in aims.indices {
-            let frameEnd = Double(next + j + 1) / rate
-            let after = intendedAtFrameTime(frameEnd)
-            let aim = shapingTarget(atFrameTime: frameEnd, intended: after)
+            let t = Double(next + j + 1) / rate - Double(warmupFrames) / Double(frameRate)
+            if t >= 0 && !(t < piece.until) { piece = self.piece(at: t) }
+            let after = t < 0 ? 0 : intended(in: piece, at: t)
+            var aim = after
+            if floorActive && after < warmupFloor {
+                aim = warmupFloor
+            } else {
+                floorActive = false
+                if t >= 0 && piece.inLead != 0 { aim = piece.lead }
+            }
             aims[j] = FrameAim(now: floorActive ? 0 : (lastAim ?? now), next: aim)
             now = after
             lastAim = aim

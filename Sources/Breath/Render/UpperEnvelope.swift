@@ -148,5 +148,15 @@ struct UpperEnvelope: Sendable {
             guard index < spans.count, spans[index].start <= t else { return nil }
             return envelope.terms[Int(spans[index].term)].value(at: t)
         }
+
+        /// Moves to `t` as `value(at:in:)` does, and says which term (its index) is in force there (nil: none) and until
+        /// when that answer holds (the span's end, or the next span's start).
+        mutating func seek(_ t: Double, in envelope: UpperEnvelope) -> (term: Int?, until: Double) {
+            let spans = envelope.spans
+            while index < spans.count && spans[index].end <= t { index += 1 }
+            guard index < spans.count else { return (nil, .infinity) }
+            guard spans[index].start <= t else { return (nil, spans[index].start) }
+            return (Int(spans[index].term), spans[index].end)
+        }
     }
 }
