@@ -39,7 +39,7 @@ public struct ERMModel: MotorModel {
     }
 
     /// The same step with exp(-seconds / riseTau) and exp(-seconds / fallTau) precomputed (the renderer's hot path).
-    @inline(__always)
+    @inline(always)
     mutating func advance(drive: Double, seconds: Double, riseFactor: Double, fallFactor: Double) {
         if drive < 0 {
             amplitude *= exp(-seconds * (1 / fallTau + min(-drive, 1) / brakeTau))

@@ -12,6 +12,10 @@ public struct Shaper: Sendable {
     public let allowReverse: Bool
     let dt: Double
     let eRise: Double, eFall: Double
+    /// 1 / (1 - eRise) and 1 / (1 - eFall), for the render loop's fast guess (ShaperStep.swift).
+    let riseGain: Double, fallGain: Double
+    /// Frames whose fast guess of the drive was wrong and was replaced by the exact one (ShaperStep.swift).
+    var guessesCorrected = 0
     var erm: ERMModel?
     var lra: LRAModel?
     /// A start from rest kicks with at least this multiple of the start threshold, a margin for motors
@@ -39,6 +43,8 @@ public struct Shaper: Sendable {
             eRise = exp(-dt / m.tau)
             eFall = eRise
         }
+        riseGain = 1 / (1 - eRise)
+        fallGain = 1 / (1 - eFall)
     }
 
     /// Puts the modeled motor at a steady `level` (for planning leads).
@@ -82,7 +88,7 @@ public struct Shaper: Sendable {
     }
 
     /// Exact one-frame inverse of `ERMModel`, clamped to what the drive can do.
-    @inline(__always)
+    @inline(always)
     func ermDrive(_ m: ERMModel, target y: Double, rising: Bool) -> Double {
         let a = m.amplitude
         if y > a {

@@ -7,7 +7,7 @@ struct CurveSegment: Sendable {
     var t0: Double, t1: Double, v0: Double, v1: Double
     var easing: Easing
 
-    @inline(__always)
+    @inline(always)
     func value(at t: Double) -> Double {
         guard t1 > t0 else { return min(max(v1, 0), 1) }
         let v = v0 + (v1 - v0) * easing.apply((t - t0) / (t1 - t0))
@@ -64,15 +64,22 @@ struct ControlTrack: Sendable {
         var index = -1
 
         /// Index of the segment in force at `t`, or nil before the first one.
-        @inline(__always)
+        @inline(always)
         mutating func segment(at t: Double, in track: ControlTrack) -> Int? {
             let segments = track.segments
             while index + 1 < segments.count && segments[index + 1].start <= t { index += 1 }
             return index >= 0 ? index : nil
         }
 
+        /// Moves to `t` as `segment(at:in:)` does, and says which segment is in force there (nil: before any
+        /// curve) and until when (the next segment's start).
+        mutating func seek(_ t: Double, in track: ControlTrack) -> (segment: Int?, until: Double) {
+            let k = segment(at: t, in: track)
+            return (k, index + 1 < track.segments.count ? track.segments[index + 1].start : .infinity)
+        }
+
         /// The intensity control at `t` (neutral 1 before any curve).
-        @inline(__always)
+        @inline(always)
         mutating func intensity(at t: Double, in track: ControlTrack) -> Double {
             guard let k = segment(at: t, in: track) else { return 1 }
             return track.segments[k].shape.value(at: t)

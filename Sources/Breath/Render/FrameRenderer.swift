@@ -131,14 +131,14 @@ public struct FrameRenderer: Sendable {
     public var position: Int { next }
 
     /// Intended intensity at frame time `frameTime` (warm-up frames come first and intend silence).
-    @inline(__always)
+    @inline(always)
     mutating func intendedAtFrameTime(_ frameTime: Double) -> Double {
         let t = frameTime - Double(warmupFrames) / Double(frameRate)
         return t < 0 ? 0 : intended(at: t)
     }
 
     /// Intended intensity at `t` (t non-decreasing across calls): continuous envelope, or a tap's pulse.
-    @inline(__always)
+    @inline(always)
     mutating func intended(at t: Double) -> Double {
         var v = cursor.intensity(at: t)
         if let tap = pulseCursor.value(at: t, in: pulses) { v = max(v, tap) }
@@ -148,7 +148,7 @@ public struct FrameRenderer: Sendable {
 
     /// What the shaper aims for at frame time `frameTime`: the warm-up floor, the intended value, or a
     /// coming jump's new level inside its lead.
-    @inline(__always)
+    @inline(always)
     mutating func shapingTarget(atFrameTime frameTime: Double, intended: Double) -> Double {
         if floorActive {
             if intended < warmupFloor { return warmupFloor }
@@ -158,36 +158,11 @@ public struct FrameRenderer: Sendable {
         return t < 0 ? intended : shapingTarget(at: t, intended: intended)
     }
 
-    @inline(__always)
+    @inline(always)
     mutating func shapingTarget(at t: Double, intended: Double) -> Double {
         while stepIndex < steps.count && steps[stepIndex].time <= t { stepIndex += 1 }
         if stepIndex < steps.count, t >= steps[stepIndex].time - steps[stepIndex].lead { return steps[stepIndex].to }
         return intended
-    }
-
-    /// Renders the next `count` frames' raw duty values into `out` (appending); returns how many.
-    @discardableResult
-    public mutating func render(count: Int, into out: inout [UInt16]) -> Int {
-        let n = min(count, frameCount - next)
-        guard n > 0 else { return 0 }
-        let rate = Double(frameRate)
-        let res = resolution
-        var now = intendedAtFrameTime(Double(next) / rate)
-        for i in next..<(next + n) {
-            let after = intendedAtFrameTime(Double(i + 1) / rate)
-            let aim = shapingTarget(atFrameTime: Double(i + 1) / rate, intended: after)
-            var raw: UInt16 = 0
-            _ = shaper.drive(now: floorActive ? 0 : (lastAim ?? now), next: aim) { d in
-                let q = res.quantize(d)
-                raw = q.raw
-                return q.drive
-            }
-            out.append(raw)
-            now = after
-            lastAim = aim
-        }
-        next += n
-        return n
     }
 
     /// Like `render`, with the intended intensity, drive and modeled felt amplitude of every frame.

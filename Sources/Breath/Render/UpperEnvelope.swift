@@ -7,7 +7,7 @@ struct Term: Sendable {
     var event: HapticEvent
     var constant: Bool
 
-    @inline(__always)
+    @inline(always)
     func value(at t: Double) -> Double { constant ? event.intensity : event.intensity * event.envelope(at: t) }
 }
 
@@ -141,12 +141,22 @@ struct UpperEnvelope: Sendable {
         var index = 0
 
         /// The largest term's value at `t`, or nil where no term is active.
-        @inline(__always)
+        @inline(always)
         mutating func value(at t: Double, in envelope: UpperEnvelope) -> Double? {
             let spans = envelope.spans
             while index < spans.count && spans[index].end <= t { index += 1 }
             guard index < spans.count, spans[index].start <= t else { return nil }
             return envelope.terms[Int(spans[index].term)].value(at: t)
+        }
+
+        /// Moves to `t` as `value(at:in:)` does, and says which term (its index) is in force there (nil: none) and until
+        /// when that answer holds (the span's end, or the next span's start).
+        mutating func seek(_ t: Double, in envelope: UpperEnvelope) -> (term: Int?, until: Double) {
+            let spans = envelope.spans
+            while index < spans.count && spans[index].end <= t { index += 1 }
+            guard index < spans.count else { return (nil, .infinity) }
+            guard spans[index].start <= t else { return (nil, spans[index].start) }
+            return (Int(spans[index].term), spans[index].end)
         }
     }
 }

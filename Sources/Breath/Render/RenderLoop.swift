@@ -1,0 +1,60 @@
+// The streaming render loop, in blocks of frames and two passes: first every frame's targets (the intended
+// intensity, warm-up floor and step leads), then the shaper turns them into raw duty values. The targets
+// never depend on the shaper, so this gives the same frames as shaping each frame in turn.
+
+extension FrameRenderer {
+    /// Frames per block: the two passes' scratch space lives on the stack.
+    static let block = 256
+
+    /// Renders the next `count` frames' raw duty values into `out` (appending); returns how many.
+    @discardableResult
+    public mutating func render(count: Int, into out: inout [UInt16]) -> Int {
+        let n = min(count, frameCount - next)
+        guard n > 0 else { return 0 }
+        let quantizer = Quantizer(resolution)
+        let end = next + n
+        withUnsafeTemporaryAllocation(of: FrameAim.self, capacity: Self.block) { aims in
+            withUnsafeTemporaryAllocation(of: UInt16.self, capacity: Self.block) { raw in
+                while next < end {
+                    let k = min(Self.block, end - next)
+                    let blockAims = UnsafeMutableBufferPointer(rebasing: aims[0..<k])
+                    let blockRaw = UnsafeMutableBufferPointer(rebasing: raw[0..<k])
+                    aim(blockAims)
+                    shaper.shape(UnsafeBufferPointer(blockAims), into: blockRaw, quantizer)
+                    out.append(contentsOf: blockRaw)
+                    next += k
+                }
+            }
+        }
+        return n
+    }
+
+    /// The targets of the frames from `next` on, one per element of `aims` (does not move `next`): what
+    /// `intendedAtFrameTime` and `shapingTarget(atFrameTime:intended:)` give, read from `TargetPiece`s.
+    mutating func aim(_ aims: UnsafeMutableBufferPointer<FrameAim>) {
+        let rate = Double(frameRate)
+        var now = intendedAtFrameTime(Double(next) / rate)
+        var piece = TargetPiece()
+        for j in aims.indices {
+            let t = Double(next + j + 1) / rate - Double(warmupFrames) / Double(frameRate)
+            if t >= 0 && !(t < piece.until) { piece = self.piece(at: t) }
+            let after = t < 0 ? 0 : intended(in: piece, at: t)
+            var aim = after
+            if floorActive && after < warmupFloor {
+                aim = warmupFloor
+            } else {
+                floorActive = false
+                if t >= 0 && piece.inLead != 0 { aim = piece.lead }
+            }
+            aims[j] = FrameAim(now: floorActive ? 0 : (lastAim ?? now), next: aim)
+            now = after
+            lastAim = aim
+        }
+    }
+}
+
+/// One frame's targets: what the shaper aimed for at the frame's start (`now`) and aims for at its end (`next`).
+struct FrameAim {
+    var now: Double
+    var next: Double
+}
