@@ -99,6 +99,9 @@ public final class Player {
     /// The current board clock estimate.
     public var clockEstimate: ClockEstimate? { sync.tracker.estimate() }
     public var clockSamples: [ClockSample] { sync.tracker.samples }
+    /// The longest the host stays quiet: `heartbeatMs`, but at most a quarter of the failsafe time, so a
+    /// short `--failsafe-ms` (down to 20 ms) is fed too, not only the default 200 ms.
+    var heartbeatMs: Int { min(options.heartbeatMs, max(1, Int(options.failsafeMs) / 4)) }
     /// When prepare sent its first CLOCK request (host ns): the clock estimate's age at the first frame.
     public let firstClockRequestNs: UInt64?
 
@@ -122,7 +125,7 @@ public final class Player {
         // On a real clock, a thread of its own keeps the failsafe fed through host stalls. (In virtual time
         // the loop is the only thing that moves time, so it sends its own heartbeats.)
         let keepAlive = options.keepAliveThread && channel.clock is SystemClock
-            ? KeepAlive(channel: channel, idleMs: options.heartbeatMs) : nil
+            ? KeepAlive(channel: channel, idleMs: heartbeatMs) : nil
         func finish() {
             keepAlive?.stop()
             finishReport()
@@ -296,7 +299,7 @@ public final class Player {
             window.lastProgressNs = t
         }
         try syncClock(at: t)
-        if elapsed(t, since: channel.lastWriteNs) > UInt64(options.heartbeatMs) * 1_000_000 {
+        if elapsed(t, since: channel.lastWriteNs) > UInt64(heartbeatMs) * 1_000_000 {
             try channel.send(.heartbeat)
         }
         // Wait for the board's bytes or the next thing to do, whichever comes first (no fixed poll: a
@@ -313,7 +316,7 @@ public final class Player {
         if window.next < total && window.next < window.acked + Int(prepared.info.bufferCapacity) - 8 {
             due = min(due, intendedNs(max(0, window.next + batch - targetFrames)))
         }
-        due = min(due, channel.lastWriteNs + UInt64(options.heartbeatMs) * 1_000_000)
+        due = min(due, channel.lastWriteNs + UInt64(heartbeatMs) * 1_000_000)
         if window.acked < window.highestSent {
             due = min(due, window.lastProgressNs + UInt64(options.retransmitTimeoutMs) * 1_000_000)
         }

@@ -23,6 +23,7 @@ public struct SessionOptions: Sendable {
     /// Frames per PLAYED report (board-clock evidence of what was output and when).
     /// nil: 100 ms of frames (25 at 250 Hz, 100 at 1 kHz), so the reports cost the same at any rate.
     public var reportEvery: UInt16?
+    /// The host sends something at least this often (the session uses at most a quarter of `failsafeMs`).
     public var heartbeatMs = 50
     public var helloTimeoutMs = 3000
     public var replyTimeoutMs = 500

@@ -150,3 +150,21 @@ import Testing
         #expect(report["reconnects"] as? Int == 0, "\(report["reconnect_reasons"] ?? "")")
     }
 }
+
+extension RecoveryProcessTests {
+    /// The shortest failsafe the command line takes (20 ms) is kept fed for a whole breath: the host's
+    /// heartbeat scales to a quarter of it. Before, with a 50 ms heartbeat and CLOCK requests every 20 ms, the
+    /// board's failsafe fired 7 times in 8 s. The oracle is the board process's own trip count.
+    @Test func theShortestFailsafeIsKeptFed() throws {
+        let board = try SimBoardProcess()
+        defer { board.kill() }
+        let result = try runMotorbreath(["--pattern", "2-0-2-0", "--cycles", "2", "--failsafe-ms", "20",
+                                         "--json", "--quiet", "--port", board.ptyPath], timeout: 60)
+        let drive = board.stop()
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try jsonObject(result.stdout)
+        print("failsafe 20 ms: host longest silence \(report["host_longest_silence_ms"] ?? "?") ms, board trips \(drive.failsafeTrips)")
+        #expect(drive.failsafeTrips == 0)
+        #expect(report["reconnects"] as? Int == 0, "\(report["reconnect_reasons"] ?? "")")
+    }
+}
