@@ -10,6 +10,10 @@ import Testing
     @Test func breathIsFeltThroughTheMotorModel() throws {
         var spec = SimBoardSpec()
         spec.driftPPM = 300
+        // The board thread hands each level to its (simulated) PWM this far ahead, as a DMA-fed timer would.
+        // At the default 20 ms, one stall of the thread on a cold CI machine played a frame late (a clean-clone
+        // run, once); 100 ms keeps this test about the board's logic, not about the host's scheduler.
+        spec.outputLeadMs = 100
         let (link, board) = SimulatedBoard.inProcess(spec: spec)
         defer { board.stop() }
         var options = SessionOptions()
