@@ -20,19 +20,7 @@ public enum DutyResolution: String, Sendable, CaseIterable {
 
     /// Maps drive -1...1 to the raw value (i16 as its bit pattern) and back to the drive really output.
     @inline(__always)
-    func quantize(_ d: Double) -> (raw: UInt16, drive: Double) {
-        switch self {
-        case .u8:
-            let q = (min(max(d, 0), 1) * 255).rounded()
-            return (UInt16(q), q / 255)
-        case .u16:
-            let q = (min(max(d, 0), 1) * 65535).rounded()
-            return (UInt16(q), q / 65535)
-        case .i16:
-            let q = (min(max(d, -1), 1) * 32767).rounded()
-            return (UInt16(bitPattern: Int16(q)), q / 32767)
-        }
-    }
+    func quantize(_ d: Double) -> (raw: UInt16, drive: Double) { Quantizer(self).quantize(d) }
 }
 
 /// One rendered frame with everything known about it.
@@ -146,46 +134,25 @@ public struct FrameRenderer: Sendable {
         return v * fullScale
     }
 
-    /// What the shaper aims for at frame time `frameTime`: the warm-up floor, the intended value, or a
-    /// coming jump's new level inside its lead.
-    @inline(always)
-    mutating func shapingTarget(atFrameTime frameTime: Double, intended: Double) -> Double {
-        if floorActive {
-            if intended < warmupFloor { return warmupFloor }
-            floorActive = false
-        }
-        let t = frameTime - Double(warmupFrames) / Double(frameRate)
-        return t < 0 ? intended : shapingTarget(at: t, intended: intended)
-    }
-
-    @inline(always)
-    mutating func shapingTarget(at t: Double, intended: Double) -> Double {
-        while stepIndex < steps.count && steps[stepIndex].time <= t { stepIndex += 1 }
-        if stepIndex < steps.count, t >= steps[stepIndex].time - steps[stepIndex].lead { return steps[stepIndex].to }
-        return intended
-    }
-
-    /// Like `render`, with the intended intensity, drive and modeled felt amplitude of every frame.
+    /// Like `render`, with the intended intensity, drive and modeled felt amplitude of every frame (the
+    /// same targets, from `aim`, and the same shaping, one frame at a time).
     public mutating func renderDetailed(count: Int) -> [RenderedFrame] {
         let n = min(count, frameCount - next)
         guard n > 0 else { return [] }
         let rate = Double(frameRate)
         let res = resolution
+        var aims = [FrameAim](repeating: FrameAim(intended: 0, now: 0, next: 0), count: n)
+        aims.withUnsafeMutableBufferPointer { aim($0) }
         var frames: [RenderedFrame] = []
         frames.reserveCapacity(n)
-        var now = intendedAtFrameTime(Double(next) / rate)
-        for i in next..<(next + n) {
-            let after = intendedAtFrameTime(Double(i + 1) / rate)
-            let aim = shapingTarget(atFrameTime: Double(i + 1) / rate, intended: after)
+        for (j, a) in aims.enumerated() {
             var raw: UInt16 = 0
-            let d = shaper.drive(now: floorActive ? 0 : (lastAim ?? now), next: aim) { d in
+            let d = shaper.drive(now: a.now, next: a.next) { d in
                 let q = res.quantize(d)
                 raw = q.raw
                 return q.drive
             }
-            frames.append(RenderedFrame(time: Double(i - warmupFrames) / rate, intensity: now, drive: d, raw: raw, felt: shaper.felt))
-            now = after
-            lastAim = aim
+            frames.append(RenderedFrame(time: Double(next + j - warmupFrames) / rate, intensity: a.intended, drive: d, raw: raw, felt: shaper.felt))
         }
         next += n
         return frames

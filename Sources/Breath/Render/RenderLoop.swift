@@ -29,8 +29,9 @@ extension FrameRenderer {
         return n
     }
 
-    /// The targets of the frames from `next` on, one per element of `aims` (does not move `next`): what
-    /// `intendedAtFrameTime` and `shapingTarget(atFrameTime:intended:)` give, read from `TargetPiece`s.
+    /// The targets of the frames from `next` on, one per element of `aims` (does not move `next`): the
+    /// intended intensity, read from `TargetPiece`s; the warm-up floor while the intention is below it;
+    /// inside a coming jump's lead, the jump's new level.
     mutating func aim(_ aims: UnsafeMutableBufferPointer<FrameAim>) {
         let rate = Double(frameRate)
         var now = intendedAtFrameTime(Double(next) / rate)
@@ -46,15 +47,17 @@ extension FrameRenderer {
                 floorActive = false
                 if t >= 0 && piece.inLead != 0 { aim = piece.lead }
             }
-            aims[j] = FrameAim(now: floorActive ? 0 : (lastAim ?? now), next: aim)
+            aims[j] = FrameAim(intended: now, now: floorActive ? 0 : (lastAim ?? now), next: aim)
             now = after
             lastAim = aim
         }
     }
 }
 
-/// One frame's targets: what the shaper aimed for at the frame's start (`now`) and aims for at its end (`next`).
+/// One frame's targets: the intended intensity at the frame's start, and what the shaper aimed for at the
+/// frame's start (`now`) and aims for at its end (`next`).
 struct FrameAim {
+    var intended: Double
     var now: Double
     var next: Double
 }

@@ -38,7 +38,7 @@ extension FrameRenderer {
             if pulses.terms[k].constant { piece.pulseValue = pulses.terms[k].value(at: t) } else { piece.pulseRamp = k }
         }
         piece.until = min(events.until, control.until, pulse.until)
-        // Step leads, as shapingTarget(at:intended:) reads them.
+        // Step leads: inside a coming jump's lead the shaper aims for the jump's new level.
         while stepIndex < steps.count && steps[stepIndex].time <= t { stepIndex += 1 }
         if stepIndex < steps.count {
             let step = steps[stepIndex]
