@@ -48,7 +48,7 @@ public enum ClockLimit {
         return errors
     }
 
-    /// The `p` quantile (0...1) of `values` (nearest rank).
+    /// The `p` quantile (0...1) of `values` (nearest rank; also the benchmark summary's).
     public static func quantile(_ values: [Double], _ p: Double) -> Double {
         let s = values.sorted()
         guard !s.isEmpty else { return 0 }

@@ -160,12 +160,12 @@ extension BenchmarkCommand {
     /// What the start error could be at best on this link (ClockLimit): the ideal estimator given the same
     /// time, and the time it would need for a p90 of 100 µs.
     func limitLines(_ l: LinkImpairments, syncMs: Double) -> [String] {
-        func p90(_ s: Double) -> (p50: Double, p90: Double) {
+        func bound(_ s: Double) -> (p50: Double, p90: Double) {
             let e = ClockLimit.errorsUs(latencyNs: l.latencyNs, jitterNs: l.jitterNs, seconds: s, spacingMs: 10, trials: 2000, seed: 1)
             return (ClockLimit.quantile(e, 0.5), ClockLimit.quantile(e, 0.9))
         }
-        let same = p90(syncMs / 1000)
-        let needed = stride(from: 0.5, through: 10, by: 0.5).first { p90($0).p90 <= 100 }
+        let same = bound(syncMs / 1000)
+        let needed = stride(from: 0.5, through: 10, by: 0.5).first { bound($0).p90 <= 100 }
         return [
             "- the limit of this link (ClockLimit: an ideal estimator with CLOCK exchanges every 10 ms for the same \(fixed(syncMs, 0)) ms, the board's rate known, nothing else on the wire): start error p50 \(fixed(same.p50, 0)) µs, p90 \(fixed(same.p90, 0)) µs; a p90 of 100 µs would need \(needed.map { fixed($0, 1) + " s" } ?? "more than 10 s") of exchanges before the first frame",
         ]
@@ -204,7 +204,7 @@ extension BenchmarkCommand {
         }
         progress.finish()
         if json { try printJSON(rows) }
-        func q(_ v: [Double], _ p: Double) -> Double { let s = v.sorted(); return s[min(s.count - 1, Int((p * Double(s.count - 1)).rounded()))] }
+        let q = ClockLimit.quantile
         let starts = rows.map(\.startErrorUs), p99s = rows.map(\.p99Us), prepares = rows.map(\.prepareMs)
         let startRatios = rows.map { $0.naiveStartErrorUs / max($0.startErrorUs, 1) }
         var lines = [
