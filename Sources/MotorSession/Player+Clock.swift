@@ -9,10 +9,10 @@ extension Player {
         UInt64((e.ticksPerNs * 1e9 / Double(rate) * 4_294_967_296).rounded())
     }
 
-    /// Sends a CLOCK request when one is due (densely at first, then every `syncMs`).
+    /// Sends a CLOCK request when one is due (densely at first, then every `steadySyncMs`).
     func syncClock(at t: UInt64) throws(SessionError) {
         let dense = Double(elapsed(t, since: sessionStartNs)) / 1e9 < options.denseSyncS || t < sessionStartNs
-        let interval = UInt64(dense ? options.denseSyncMs : options.syncMs) * 1_000_000
+        let interval = UInt64(dense ? options.denseSyncMs : steadySyncMs) * 1_000_000
         guard let token = sync.request(at: t, intervalNs: interval) else { return }
         try channel.send(.clockRequest(token: token))
     }

@@ -75,12 +75,31 @@ public final class Player {
     /// keep the board's whole buffer filled (more time to repair), and send every repair twice.
     var lossy = false
 
-    /// Frames per FRAMES message: fewer on a lossy line (at 1 % byte errors a 32-frame i16 message is lost
-    /// 53 % of the time, a 16-frame one 36 %).
-    /// At high frame rates messages grow to 50 ms of frames (1 kHz: 50), so headers stay a small part.
+    /// Frames per FRAMES message. On a clean line, 200 ms of frames (50 at 250 Hz; 200 u8 or 117 i16 at
+    /// 1 kHz), at least `minFramesPerMessage`, at most a quarter of the board's buffer (the AVR board's 256):
+    /// fewer headers, STATUS answers and wake-ups, and fewer CLOCK requests queued behind a FRAMES (seeds
+    /// 1-20: start error p90 561 -> 465 µs at 250 Hz, 821 -> 650 µs at 1 kHz). On a lossy line, half of
+    /// `minFramesPerMessage` at any rate (at 1 % byte errors a 32-frame i16 message is lost 53 % of the
+    /// time, a 16-frame one 36 %).
     var framesPerMessage: Int {
-        let base = min(prepared.config.dutyFormat.maxPerMessage, max(options.maxFramesPerMessage, rate / 20))
-        return lossy ? max(1, base / 2) : base
+        lossy ? max(1, min(cleanFramesPerMessage, options.minFramesPerMessage) / 2) : cleanFramesPerMessage
+    }
+
+    var cleanFramesPerMessage: Int {
+        let format = prepared.config.dutyFormat
+        return min(format.maxPerMessage, Int(prepared.info.bufferCapacity) / 4, max(options.minFramesPerMessage, rate / 5))
+    }
+
+    /// The steady traffic's budget on this line (with the messages a clean line carries).
+    var lineBudget: LineBudget {
+        LineBudget(baud: options.baud, share: options.lineShare, frameRate: rate, format: prepared.config.dutyFormat,
+                   framesPerMessage: cleanFramesPerMessage, reportEvery: Int(prepared.config.reportEvery))
+    }
+
+    /// How often CLOCK exchanges go out once the rate is learned: `syncMs`, or sparser where the line is
+    /// busy (it depends on the rate, the format, the board's buffer and the line).
+    var steadySyncMs: Int {
+        lineBudget.clockIntervalMs(fastestMs: options.syncMs, slowestMs: max(options.syncMs, options.sparsestSyncMs))
     }
 
     public init(channel: BoardChannel, prepared: Prepared, options: SessionOptions, controls: ControlInbox = ControlInbox()) {

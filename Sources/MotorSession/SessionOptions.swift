@@ -17,9 +17,10 @@ public struct SessionOptions: Sendable {
     public var startLeadMs = 300
     /// Keep about this much of the breath buffered on the board.
     public var targetBufferMs = 1000
-    /// Most frames in one FRAMES message. Short messages survive a noisy line far better (at 1 % byte
-    /// errors, 32 u8 frames arrive intact 64 % of the time, 234 only 9 %); the header costs 12 bytes.
-    public var maxFramesPerMessage = 32
+    /// Frames in one FRAMES message at low frame rates (at higher rates, 200 ms of frames: see
+    /// `Player.framesPerMessage`). On a line that corrupts bytes the session halves it: short messages
+    /// survive far better (at 1 % byte errors, 32 u8 frames arrive intact 64 % of the time, 234 only 9 %).
+    public var minFramesPerMessage = 32
     /// Frames per PLAYED report (board-clock evidence of what was output and when).
     /// nil: 100 ms of frames (25 at 250 Hz, 100 at 1 kHz), so the reports cost the same at any rate.
     public var reportEvery: UInt16?
@@ -32,10 +33,21 @@ public struct SessionOptions: Sendable {
     public var prepareSyncMs = 10
     /// Retransmit from the board's next expected index after this long without progress.
     public var retransmitTimeoutMs = 150
-    /// CLOCK exchanges during playback: this often for the first `denseSyncS` seconds, then every `syncMs`.
+    /// CLOCK exchanges during playback: this often for the first `denseSyncS` seconds (the clock's rate is
+    /// learned), then every `syncMs`, or sparser where the line is busy (`lineShare`).
     public var denseSyncMs = 20
     public var denseSyncS = 3.0
     public var syncMs = 20
+    /// The host-to-board direction carries the breath and every repair: once the rate is learned, the host
+    /// keeps its steady traffic there within `lineShare` of the line by spacing its CLOCK requests, up to
+    /// `sparsestSyncMs` apart. Where even that would not fit (the frames alone nearly fill the share: i16 at
+    /// 1 kHz on 115200 baud) the budget is out of reach and the requests stay every `syncMs`. At 1 kHz, u8,
+    /// 115200 baud: every 50 ms; at 250 Hz, or at 500000 baud: every 20 ms (see LineBudget).
+    public var lineShare = 0.12
+    public var sparsestSyncMs = 50
+    /// The serial line's baud rate, for the budget (the CLI passes --baud; a pseudo-terminal and the
+    /// simulated board have no baud rate and are budgeted as this default).
+    public var baud = 115_200
     /// Re-time the board (START) when its schedule is this far from the clock estimate.
     public var retimeThresholdUs = 20.0
     /// The board is presumed gone after this long without any message from it.

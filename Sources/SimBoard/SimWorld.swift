@@ -62,6 +62,9 @@ public final class SimWorld: @unchecked Sendable {
     /// line. For tests that lose one chosen message, or watch what the host sends.
     public var hostWriteFilter: ((_ atNs: UInt64, _ bytes: [UInt8]) -> Bool)?
     public private(set) var boots = 0
+    /// Bytes put on the line each way (before the impairments), counted by the line, not by either end.
+    public private(set) var bytesToBoard = 0
+    public private(set) var bytesToHost = 0
 
     private let mutex = Mutex()
     private var now: UInt64 = 0
@@ -270,6 +273,7 @@ public final class SimWorld: @unchecked Sendable {
 
     /// Queues bytes for the other side through the impairments (FIFO: nothing overtakes).
     private func send(_ bytes: [UInt8], toHost: Bool) {
+        if toHost { bytesToHost += bytes.count } else { bytesToBoard += bytes.count }
         var data: [UInt8] = []
         data.reserveCapacity(bytes.count)
         if impairments.burstPerChunk > 0 && rng.unit() < impairments.burstPerChunk {

@@ -18,16 +18,17 @@ public enum SimulatedSession {
         let world = SimWorld(impairments: scenario.impairments, pacing: .virtual, seed: scenario.seed)
         var opts = options
         opts.frameRate = scenario.frameRate
-        opts.allowReverse = true
+        opts.allowReverse = scenario.reverse
         let plan = try plan(scenario)
         let channel = BoardChannel(link: world.hostLink, clock: world.hostClock)
         let prepared = try channel.prepare(options: opts)
-        let renderer = FrameRenderer(plan: plan, frameRate: scenario.frameRate, resolution: .i16)
+        let resolution: DutyResolution = scenario.reverse ? .i16 : .u8
+        let renderer = FrameRenderer(plan: plan, frameRate: scenario.frameRate, resolution: resolution)
         let player = Player(channel: channel, prepared: prepared, options: opts)
         player.reopen = { world.hostLink }
         world.recordPlays = recordPlays
         let truth = TrueTiming(world: world, player: player,
-                               expected: FrameWindow(FrameRenderer(plan: plan, frameRate: scenario.frameRate, resolution: .i16)),
+                               expected: FrameWindow(FrameRenderer(plan: plan, frameRate: scenario.frameRate, resolution: resolution)),
                                tailFrom: renderer.frameCount - 10 * scenario.frameRate, settledFrom: 3 * scenario.frameRate)
         var pending = during.sorted { $0.atS < $1.atS }
         let startNs = world.nowNs

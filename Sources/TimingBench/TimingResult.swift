@@ -46,6 +46,8 @@ public struct TimingScenario: Sendable {
     public var frameRate = 250
     public var impairments: SimBoardImpairments
     public var seed: UInt64 = 1
+    /// Signed i16 frames with reverse drive (the simulated board has an H-bridge); false: u8.
+    public var reverse = true
 
     public init(impairments: SimBoardImpairments) { self.impairments = impairments }
 }

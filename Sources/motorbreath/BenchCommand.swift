@@ -33,6 +33,7 @@ struct BenchCommand: ParsableCommand {
         let channel = BoardChannel(link: link)
         var options = SessionOptions()
         options.helloTimeoutMs = connection.bootWait
+        options.baud = connection.baud
         let progress = ProgressLine(label: "bench", quiet: json)
         defer { progress.finish() }  // the cursor comes back on every way out
         let r: BenchReport

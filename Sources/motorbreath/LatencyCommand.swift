@@ -61,6 +61,7 @@ struct LatencyCommand: ParsableCommand {
         var options = SessionOptions()
         options.allowReverse = true
         options.helloTimeoutMs = connection.bootWait
+        options.baud = connection.baud
         let result: ControlLatencyResult
         do {
             let prepared = try channel.prepare(options: options)

@@ -56,6 +56,7 @@ struct PaletteCommand: ParsableCommand {
         var options = SessionOptions()
         options.allowReverse = true
         options.helloTimeoutMs = connection.bootWait
+        options.baud = connection.baud
         let session = BreathSession(link: link, clock: clock, options: options)
         // One long phase at a constant level, looping: a steady vibration the controls change.
         let steady = BreathPattern(name: "palette", phases: [PhaseSpec(.inhale, 60, from: 1, to: 1)])

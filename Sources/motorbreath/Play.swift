@@ -105,6 +105,7 @@ struct Play: ParsableCommand {
         options.allowReverse = !noCompensation
         options.helloTimeoutMs = connection.bootWait
         options.failsafeMs = UInt16(failsafeMs)
+        options.baud = connection.baud
 
         let link: ByteLink
         var resolvedPort = ""

@@ -90,6 +90,7 @@ struct CalibrateCommand: ParsableCommand {
         defer { link.close() }
         var options = SessionOptions()
         options.helloTimeoutMs = connection.bootWait
+        options.baud = connection.baud
         options.allowReverse = false
         let session = BreathSession(link: link, clock: clock, options: options)
         session.shouldStop = { Signals.pending != 0 }
