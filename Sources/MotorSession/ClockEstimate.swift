@@ -47,7 +47,8 @@ public struct ClockTracker: Sendable {
     /// Samples kept, at most this many and this many seconds back: the slope follows a drift that
     /// changes (an RC oscillator warming up) and stays precise for a stable crystal.
     public var capacity = 4096
-    public var windowS = 20.0
+    public var windowS = ClockTracker.defaultWindowS
+    public static let defaultWindowS = 20.0
     /// Until the samples span this long, the nominal rate is kept as long as it fits every exchange's
     /// bounds (crystals are close to nominal); a rate that does not fit is fitted from the eighth sample on.
     public var minimumSpanS = 2.0
@@ -55,7 +56,8 @@ public struct ClockTracker: Sendable {
     public static let maxRateError = 0.05
     /// The offset comes from the recent samples (at the fitted slope): a window of 30 % of the slope's
     /// baseline, between these bounds, so more samples count once the slope is well known.
-    public var offsetWindowS: ClosedRange<Double> = 1.0...10.0
+    public var offsetWindowS = ClockTracker.defaultOffsetWindowS
+    public static let defaultOffsetWindowS: ClosedRange<Double> = 1.0...10.0
     /// Ticks per ns fitted over the kept samples, refreshed every 25 samples (the costly part).
     public private(set) var slope: Double
     /// Smallest round trip among the kept samples (refreshed with the slope).

@@ -93,4 +93,22 @@ import TimingBench
         #expect(t.clockRequests >= 450, "\(t.clockRequests) CLOCK requests in 10 s")  // every 20-21 ms
         #expect(t.toBoard < 0.12)
     }
+
+    /// Spaced exchanges are kept longer (by the square root of the spacing's ratio: 47 ms -> 31 s instead of
+    /// 20 s), so the estimate still rests on about as many of them; at 250 Hz the window stays 20 s.
+    @Test(arguments: [(1000, false, 30.7), (250, true, 20.0)])
+    func sparserExchangesAreKeptLonger(rate: Int, reverse: Bool, seconds: Double) throws {
+        var s = TimingScenario(impairments: ftdiLike(drift: 500))
+        s.frameRate = rate
+        s.minutes = 1
+        s.reverse = reverse
+        let (r, player, _) = try SimulatedSession.run(s, recordPlays: false)
+        let samples = player.clockSamples
+        let first = try #require(samples.first), last = try #require(samples.last)
+        let span = Double(last.sentNs - first.sentNs) / 1e9
+        // It prunes every 25 exchanges, so it may hold up to 25 spacings more than its window.
+        #expect(span >= seconds - 0.5 && span < seconds + 1.5, "the tracker holds \(span) s of exchanges")
+        #expect(r.underruns == 0 && r.wrongDuties == 0)
+        #expect(r.settledScheduleErrorUs.p99 < 1000, "p99 \(r.settledScheduleErrorUs.p99) µs")
+    }
 }
