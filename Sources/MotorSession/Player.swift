@@ -93,7 +93,7 @@ public final class Player {
     /// The steady traffic's budget on this line (with the messages a clean line carries).
     var lineBudget: LineBudget {
         LineBudget(baud: options.baud, share: options.lineShare, frameRate: rate, format: prepared.config.dutyFormat,
-                   framesPerMessage: cleanFramesPerMessage, reportEvery: Int(prepared.config.reportEvery))
+                   framesPerMessage: cleanFramesPerMessage)
     }
 
     /// How often CLOCK exchanges go out once the rate is learned: `syncMs`, or sparser where the line is

@@ -42,7 +42,7 @@ public struct SessionOptions: Sendable {
     /// keeps its steady traffic there within `lineShare` of the line by spacing its CLOCK requests, up to
     /// `sparsestSyncMs` apart. Where even that would not fit (the frames alone nearly fill the share: i16 at
     /// 1 kHz on 115200 baud) the budget is out of reach and the requests stay every `syncMs`. At 1 kHz, u8,
-    /// 115200 baud: every 50 ms; at 250 Hz, or at 500000 baud: every 20 ms (see LineBudget).
+    /// 115200 baud: every 47 ms; at 250 Hz, or at 500000 baud: every 20 ms (see LineBudget).
     public var lineShare = 0.12
     public var sparsestSyncMs = 50
     /// The serial line's baud rate, for the budget (the CLI passes --baud; a pseudo-terminal and the

@@ -12,15 +12,8 @@ import TimingBench
     @Test func messageSizesAreTheEncoders() {
         var wire = FixedBytes()
         func size(_ m: HostMessage) -> Int { _ = m.encode(seq: 200, into: &wire); return wire.count }
-        func size(_ m: BoardMessage) -> Int { _ = m.encode(seq: 200, into: &wire); return wire.count }
         #expect(size(.clockRequest(token: 0xFFFF_FFFF)) == LineBudget.clockRequestBytes)
-        #expect(size(.clock(token: 7, tick: 1 << 40)) == LineBudget.clockReplyBytes)
-        let status = Status(state: .playing, ackSeq: 3, fill: 1, free: 2, nextExpected: 9, nextPlay: 8, underruns: 0,
-                            lateFrames: 0, duplicateFrames: 0, rxCRCErrors: 0, rxOtherErrors: 0, failsafeTrips: 0,
-                            tick: 12_345, output: -4)
-        #expect(size(.status(status)) == LineBudget.statusBytes)
-        #expect(size(.played(Played(firstIndex: 5, count: 100, lateCount: 0, maxLateTicks: 0, dutyCRC: 0xBEEF, firstTick: 99)))
-                == LineBudget.playedBytes)
+        #expect(size(.start(Start(anchorIndex: 9, anchorTick: 1 << 40, periodQ32: 3 << 32))) == LineBudget.startBytes)
         var values = DutyValues()
         for i in 0..<100 { values.append(UInt16(i)) }
         let frames = size(.frames(FramesBlock(firstIndex: 1000, format: .u8, values: values)))
@@ -29,8 +22,8 @@ import TimingBench
 
     @Test func theCadenceFollowsTheLine() {
         func ms(_ rate: Int, _ format: DutyFormat, baud: Int = 115_200, batch: Int) -> Int {
-            LineBudget(baud: baud, share: 0.12, frameRate: rate, format: format, framesPerMessage: batch,
-                       reportEvery: rate / 10).clockIntervalMs(fastestMs: 20, slowestMs: 50)
+            LineBudget(baud: baud, share: 0.12, frameRate: rate, format: format, framesPerMessage: batch)
+                .clockIntervalMs(fastestMs: 20, slowestMs: 50)
         }
         // 1000 B/s of frames, 5 x 14 B/s of their headers, 2 x 28 B/s of STARTs leave 256 B/s of 1382:
         // a 12-byte request every 46.8 ms.
