@@ -31,9 +31,7 @@ struct BenchCommand: ParsableCommand {
         let link = try connection.open(port, quiet: json)
         defer { link.close() }
         let channel = BoardChannel(link: link)
-        var options = SessionOptions()
-        options.helloTimeoutMs = connection.bootWait
-        options.baud = connection.baud
+        var options = connection.sessionOptions
         let progress = ProgressLine(label: "bench", quiet: json)
         defer { progress.finish() }  // the cursor comes back on every way out
         let r: BenchReport

@@ -58,10 +58,8 @@ struct LatencyCommand: ParsableCommand {
         }
         defer { link.close() }
         let channel = BoardChannel(link: link, clock: clock)
-        var options = SessionOptions()
+        var options = connection.sessionOptions
         options.allowReverse = true
-        options.helloTimeoutMs = connection.bootWait
-        options.baud = connection.baud
         let result: ControlLatencyResult
         do {
             let prepared = try channel.prepare(options: options)

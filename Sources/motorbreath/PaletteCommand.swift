@@ -53,10 +53,8 @@ struct PaletteCommand: ParsableCommand {
             link = try connection.open(try connection.resolvedPath())
         }
         defer { link.close() }
-        var options = SessionOptions()
+        var options = connection.sessionOptions
         options.allowReverse = true
-        options.helloTimeoutMs = connection.bootWait
-        options.baud = connection.baud
         let session = BreathSession(link: link, clock: clock, options: options)
         // One long phase at a constant level, looping: a steady vibration the controls change.
         let steady = BreathPattern(name: "palette", phases: [PhaseSpec(.inhale, 60, from: 1, to: 1)])

@@ -104,12 +104,10 @@ struct Play: ParsableCommand {
         let built = try breath.build()
         breath.rememberStrength()
         if !quiet { printNotices(built.notices) }
-        var options = SessionOptions()
+        var options = connection.sessionOptions
         options.frameRate = frameRate
         options.allowReverse = !noCompensation
-        options.helloTimeoutMs = connection.bootWait
         options.failsafeMs = UInt16(failsafeMs)
-        options.baud = connection.baud
         options.lineShare = Double(lineShare) / 100
 
         let link: ByteLink

@@ -39,6 +39,15 @@ struct PortArguments: ParsableArguments {
     @Flag(help: "Set an FTDI adapter's latency timer to 1 ms (needs write access to sysfs).")
     var lowLatency = false
 
+    /// Session options as this connection sets them: how long to wait for the board's HELLO, and the baud
+    /// rate the line budget is computed for.
+    var sessionOptions: SessionOptions {
+        var options = SessionOptions()
+        options.helloTimeoutMs = bootWait
+        options.baud = baud
+        return options
+    }
+
     var settings: LinkSettings {
         LinkSettings(baud: baud, driver: driver, dtr: dtr.map { $0 == .on }, rts: rts.map { $0 == .on })
     }

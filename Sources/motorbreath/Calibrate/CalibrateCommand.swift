@@ -88,9 +88,7 @@ struct CalibrateCommand: ParsableCommand {
             link = try connection.open(try connection.resolvedPath(), quiet: json)
         }
         defer { link.close() }
-        var options = SessionOptions()
-        options.helloTimeoutMs = connection.bootWait
-        options.baud = connection.baud
+        var options = connection.sessionOptions
         options.allowReverse = false
         let session = BreathSession(link: link, clock: clock, options: options)
         session.shouldStop = { Signals.pending != 0 }
