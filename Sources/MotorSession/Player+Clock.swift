@@ -13,13 +13,13 @@ extension Player {
     func syncClock(at t: UInt64) throws(SessionError) {
         let dense = Double(elapsed(t, since: sessionStartNs)) / 1e9 < options.denseSyncS || t < sessionStartNs
         let interval = UInt64(dense ? options.denseSyncMs : steadySyncMs) * 1_000_000
-        if !dense { keepExchangesLonger(spacingMs: steadySyncMs) }
         guard let token = sync.request(at: t, intervalNs: interval) else { return }
         try channel.send(.clockRequest(token: token))
     }
 
     /// Exchanges spaced wider than `syncMs` (the line budget) each carry a larger share of the estimate, so
-    /// the tracker keeps more seconds of them: by the square root of the spacing's ratio, a compromise
+    /// the tracker keeps more seconds of them (set when a tracker is installed: at the start and after a
+    /// reconnect; while the exchanges are still dense the tracker spans a few seconds, under either window): by the square root of the spacing's ratio, a compromise
     /// between a crystal (the longer the better) and an RC clock whose rate wanders as it warms (the shorter
     /// the better). At 1 kHz u8 on 115200 baud (47 ms, 1.53x): 31 s instead of 20, and the p99 schedule
     /// error over seeds 1-20 drops from 367 to 262 µs (20 ms spacing: 181 µs); with the rate wandering

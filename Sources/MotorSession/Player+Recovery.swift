@@ -45,6 +45,7 @@ extension Player {
                 let fresh = try channel.prepare(options: options)
                 prepared = fresh
                 sync.restart(tracker: fresh.clock)
+                keepExchangesLonger(spacingMs: steadySyncMs)
                 // Resume where the breath is by the time frames can play again.
                 let resumeNs = now + UInt64(options.startLeadMs) * 1_000_000
                 let resume = max(window.playedThrough, Int((Double(resumeNs) - Double(sessionStartNs)) * Double(rate) / 1e9))

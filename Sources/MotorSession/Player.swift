@@ -113,6 +113,7 @@ public final class Player {
         controls.clock = channel.clock
         let channel = self.channel
         controls.wake = { channel.link.wake() }
+        keepExchangesLonger(spacingMs: steadySyncMs)
     }
 
     /// The current board clock estimate.
