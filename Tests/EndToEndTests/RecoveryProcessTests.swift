@@ -142,12 +142,7 @@ import Testing
         let board = try SimBoardProcess(gated: false)
         defer { board.kill() }
         let result = try runMotorbreath(pattern + ["--json", "--quiet", "--port", board.ptyPath], timeout: 90)
-        let drive = board.stop()
-        #expect(result.status == 0, "\(result.stderr)")
-        let report = try jsonObject(result.stdout)
-        print("under load: host longest silence \(report["host_longest_silence_ms"] ?? "?") ms")
-        #expect(drive.failsafeTrips == 0)
-        #expect(report["reconnects"] as? Int == 0, "\(report["reconnect_reasons"] ?? "")")
+        try expectKeptFed(result, board.stop(), "under load")
     }
 }
 
@@ -160,10 +155,15 @@ extension RecoveryProcessTests {
         defer { board.kill() }
         let result = try runMotorbreath(["--pattern", "2-0-2-0", "--cycles", "2", "--failsafe-ms", "20",
                                          "--json", "--quiet", "--port", board.ptyPath], timeout: 60)
-        let drive = board.stop()
+        try expectKeptFed(result, board.stop(), "failsafe 20 ms")
+    }
+
+    /// The session ended well, the board's failsafe never fired (its own count) and the host never had to
+    /// reconnect; prints the host's longest silence.
+    func expectKeptFed(_ result: RunResult, _ drive: DriveRecord, _ label: String) throws {
         #expect(result.status == 0, "\(result.stderr)")
         let report = try jsonObject(result.stdout)
-        print("failsafe 20 ms: host longest silence \(report["host_longest_silence_ms"] ?? "?") ms, board trips \(drive.failsafeTrips)")
+        print("\(label): host longest silence \(report["host_longest_silence_ms"] ?? "?") ms, board trips \(drive.failsafeTrips.map(String.init) ?? "?")")
         #expect(drive.failsafeTrips == 0)
         #expect(report["reconnects"] as? Int == 0, "\(report["reconnect_reasons"] ?? "")")
     }
