@@ -126,15 +126,16 @@ extension BoardChannel {
         // CONFIGURE is idempotent: on a noisy line it is simply sent again, for up to 6 reply timeouts in all.
         let configured = try configure(config, timeoutMs: retryMs, attempts: max(10, 6 * o.replyTimeoutMs / retryMs))
         let limits = info.capabilities & Info.capLimits != 0 ? try self.limits(timeoutMs: retryMs) : nil
-        let tracker = try syncClock(clockHz: info.clockHz, options: o, retryMs: retryMs)
+        let tracker = try syncClock(clockHz: info.clockHz, options: o, retryMs: retryMs, preparedSince: t0 + helloNs)
         return Prepared(info: info, config: config, clock: tracker, prepareNs: self.clock.nowNs() - t0,
                         configuredTick: configured.tick, limits: limits)
     }
 
     /// Clock sync, pipelined: a CLOCK request every `prepareSyncMs` without waiting for replies (matched by
     /// token), until at least `clockSamples` answered and the offset estimate moved less than 50 µs over
-    /// the last 8 (at most 4x the samples). A lost request or reply costs one sample.
-    func syncClock(clockHz: UInt32, options o: SessionOptions, retryMs: Int) throws(SessionError) -> ClockTracker {
+    /// the last 8 (at most 4x the samples), or until `prepareBudgetMs` have passed since `preparedSince` (the
+    /// board's answer to HELLO) with at least `clockSamples` answered. A lost request or reply costs one sample.
+    func syncClock(clockHz: UInt32, options o: SessionOptions, retryMs: Int, preparedSince: UInt64) throws(SessionError) -> ClockTracker {
         var tracker = ClockTracker(clockHz: clockHz)
         var outstanding: [UInt32: UInt64] = [:]
         var recent: [Double] = []
@@ -153,9 +154,13 @@ extension BoardChannel {
             }
             let converged = tracker.samples.count >= o.clockSamples && recent.count == 8
                 && (recent.max()! - recent.min()!) / tracker.nominalTicksPerNs / 1000 < 50
-            if converged { break }
+            // Whole milliseconds of prepare's budget left (replies are awaited in whole milliseconds).
+            let budgetLeftMs = (Int64(o.prepareBudgetMs) * 1_000_000 - Int64(elapsed(t, since: preparedSince))) / 1_000_000
+            let enough = tracker.samples.count >= o.clockSamples
+            if converged || (enough && budgetLeftMs < 1) { break }
             if t >= giveUp || (Int(sent) >= 4 * o.clockSamples && outstanding.isEmpty) { break }
-            let waitMs = max(1, Int(elapsed(nextSend, since: t) / 1_000_000))
+            var waitMs = max(1, Int(elapsed(nextSend, since: t) / 1_000_000))
+            if enough { waitMs = max(1, min(waitMs, Int(budgetLeftMs))) }
             for m in try receive(timeoutMs: Int(sent) < 4 * o.clockSamples ? waitMs : 5) {
                 guard case .clock(let token, let tick) = m, let at = outstanding.removeValue(forKey: token) else { continue }
                 tracker.add(ClockSample(sentNs: at, receivedNs: clock.nowNs(), tick: tick))

@@ -29,6 +29,12 @@ public struct SessionOptions: Sendable {
     public var helloTimeoutMs = 3000
     public var replyTimeoutMs = 500
     public var clockSamples = 16
+    /// Once the board has answered HELLO, prepare (CONFIGURE and the clock sync) takes at most this long
+    /// when `clockSamples` have answered, even if the estimate is still moving: the exchanges go on during
+    /// the start lead, and a re-timing START carries the better estimate before the first frame. On a
+    /// slow, jittery link this bounds the wait before a breath; on a USB board the sync converges sooner.
+    /// A board's boot (the wait for its first INFO) does not count.
+    public var prepareBudgetMs = 200
     /// During prepare, a CLOCK request goes out this often (pipelined, not waiting for replies).
     public var prepareSyncMs = 10
     /// Retransmit from the board's next expected index after this long without progress.
