@@ -106,16 +106,22 @@ struct FidelityCommand: ParsableCommand {
         let plan = BreathPlan(pattern: breath, options: options)
         var buffer: [UInt16] = []
         buffer.reserveCapacity(65_536)
+        // The fastest of the renders in the time given: on a shared machine other work only ever slows
+        // a render down, so the fastest is the one closest to what the renderer itself costs.
         var frames = 0
+        var fastest = Double.infinity
         var start = Date()
         repeat {
+            let began = Date()
             var r = FrameRenderer(plan: plan, frameRate: frameRate, resolution: .i16)
+            frames = 0
             while r.render(count: 65_536, into: &buffer) > 0 {
                 frames += buffer.count
                 buffer.removeAll(keepingCapacity: true)
             }
+            fastest = min(fastest, Date().timeIntervalSince(began))
         } while Date().timeIntervalSince(start) < seconds
-        let streaming = Double(frames) / Date().timeIntervalSince(start)
+        let streaming = Double(frames) / fastest
         frames = 0
         var sink = 0.0
         start = Date()
