@@ -152,11 +152,11 @@ extension BoardChannel {
                 try send(.clockRequest(token: sent))
                 nextSend = t + interval
             }
-            let converged = tracker.samples.count >= o.clockSamples && recent.count == 8
+            let enough = tracker.samples.count >= o.clockSamples
+            let converged = enough && recent.count == 8
                 && (recent.max()! - recent.min()!) / tracker.nominalTicksPerNs / 1000 < 50
             // Whole milliseconds of prepare's budget left (replies are awaited in whole milliseconds).
             let budgetLeftMs = (Int64(o.prepareBudgetMs) * 1_000_000 - Int64(elapsed(t, since: preparedSince))) / 1_000_000
-            let enough = tracker.samples.count >= o.clockSamples
             if converged || (enough && budgetLeftMs < 1) { break }
             if t >= giveUp || (Int(sent) >= 4 * o.clockSamples && outstanding.isEmpty) { break }
             var waitMs = max(1, Int(elapsed(nextSend, since: t) / 1_000_000))
