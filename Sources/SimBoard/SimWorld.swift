@@ -79,6 +79,13 @@ public final class SimWorld: @unchecked Sendable {
     private var previousPlays: [PlayRecord] = []
     /// When the board was last serviced (real-time pacing batches its own wakes, see `boardWakeBatched`).
     private var lastServiceNs: UInt64 = 0
+    /// Passes of the virtual-time simulation in a row that let no time pass. A host polling without a
+    /// timeout, or a board asking to be woken now over and over, would otherwise spin for ever, and a
+    /// test's time limit cannot stop a loop that never yields: past `stillLimit` passes the world reports
+    /// a livelock to the host, as a link error, on every read and write from then on.
+    private var stillPasses = 0
+    private var livelocked = false
+    public static let stillLimit = 1_000_000
 
     public init(spec: SimBoardSpec = SimBoardSpec(), impairments: LinkImpairments = LinkImpairments(),
                 pacing: Pacing = .virtual, kind: BoardKind = .motorbreath, seed: UInt64 = 1) {
@@ -217,6 +224,11 @@ public final class SimWorld: @unchecked Sendable {
             if let u = unpluggedUntil { next = min(next, u) }
             if let b = bootloaderUntil { next = min(next, b) }
             next = max(next, now)
+            if pacing == .virtual {
+                stillPasses = next > now ? 0 : stillPasses + 1
+                if stillPasses > Self.stillLimit { livelocked = true }
+                if livelocked { return }
+            }
             if pacing == .realTime {
                 let real = realNow()
                 if next > real {
@@ -301,8 +313,15 @@ public final class SimWorld: @unchecked Sendable {
 
     // MARK: - the host's end
 
+    /// What the host is told once the simulation has livelocked.
+    private func livelockError(_ operation: String) -> LinkError {
+        .os(path: "simulated board", operation: operation, errno: 0,
+            message: "virtual time stood still for \(Self.stillLimit) passes of the simulation: a livelock")
+    }
+
     fileprivate func hostWrite(_ bytes: [UInt8]) throws(LinkError) {
         try mutex.withLock { () throws(LinkError) in
+            if livelocked { throw livelockError("write") }
             if unpluggedUntil != nil { throw LinkError.disconnected(path: "simulated board") }
             if pacing == .realTime { runLocked(until: max(now, realNow()), stopOnHostData: false) }
             if let filter = hostWriteFilter, !filter(now, bytes) { return }
@@ -318,6 +337,7 @@ public final class SimWorld: @unchecked Sendable {
             }
             let start = pacing == .realTime ? max(now, realNow()) : now
             runLocked(until: start + UInt64(max(0, timeoutMs)) * 1_000_000, stopOnHostData: true)
+            if livelocked { throw livelockError("read") }
             var out: [UInt8] = []
             while let first = toHost.first, first.at <= now, out.count + first.bytes.count <= maxBytes || out.isEmpty {
                 toHost.removeFirst()

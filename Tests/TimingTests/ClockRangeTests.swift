@@ -1,7 +1,8 @@
 // Virtual time: board clocks far from nominal (RC oscillators are specified at +-1 %, the emulated board ran
 // several percent slow), a clock whose rate wanders as it warms up, and a coarse 32 kHz clock. Every frame is
 // judged against the simulated board's true clock at its intended time. Each session must also end: a board
-// clock 2500 ppm off once livelocked the simulation (the suite's time limit catches a hang).
+// clock 2500 ppm off once livelocked the simulation (the suite's time limit cannot stop a loop that never
+// yields; the world reports virtual time standing still as a link error, see LivelockTests).
 
 import MotorSession
 import SimBoard
