@@ -65,6 +65,7 @@ extension Player {
             } catch {
                 lastError = error.description
                 switch error {
+                case .link(.halted): throw error
                 case .link: reopenNext = reopen != nil
                 // No answer on this handle twice in a row: a fresh handle may help (a USB adapter that
                 // re-enumerated under the same name).

@@ -33,6 +33,9 @@ public enum LinkError: Error, Sendable, Equatable, CustomStringConvertible {
     case writeTimeout(path: String)
     case closed
     case os(path: String, operation: String, errno: Int32, message: String)
+    /// The link can never carry bytes again and reopening it would not help (a simulation whose time stood
+    /// still): a session ends with this instead of reconnecting.
+    case halted(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -59,6 +62,8 @@ public enum LinkError: Error, Sendable, Equatable, CustomStringConvertible {
             return "the link is closed"
         case .os(let path, let operation, let errno, let message):
             return "\(operation) \(path) failed: \(message) (errno \(errno))"
+        case .halted(let path, let reason):
+            return "\(path) halted: \(reason)"
         }
     }
 }

@@ -86,6 +86,13 @@ public final class SimWorld: @unchecked Sendable {
     private var stillPasses = 0
     private var livelocked = false
     public static let stillLimit = 1_000_000
+    /// Time stands still from now on: every pass of the simulation asks for the current instant again, as
+    /// a board that keeps asking to be woken now would (virtual pacing only; for the watchdog's tests).
+    public var timeStandsStill: Bool {
+        get { mutex.withLock { frozen } }
+        set { mutex.withLock { frozen = newValue } }
+    }
+    private var frozen = false
 
     public init(spec: SimBoardSpec = SimBoardSpec(), impairments: LinkImpairments = LinkImpairments(),
                 pacing: Pacing = .virtual, kind: BoardKind = .motorbreath, seed: UInt64 = 1) {
@@ -223,7 +230,7 @@ public final class SimWorld: @unchecked Sendable {
             if stopOnHostData, let h = toHost.first?.at { next = min(next, h) }
             if let u = unpluggedUntil { next = min(next, u) }
             if let b = bootloaderUntil { next = min(next, b) }
-            next = max(next, now)
+            next = frozen && pacing == .virtual ? now : max(next, now)
             if pacing == .virtual {
                 stillPasses = next > now ? 0 : stillPasses + 1
                 if stillPasses > Self.stillLimit { livelocked = true }
@@ -313,15 +320,15 @@ public final class SimWorld: @unchecked Sendable {
 
     // MARK: - the host's end
 
-    /// What the host is told once the simulation has livelocked.
-    private func livelockError(_ operation: String) -> LinkError {
-        .os(path: "simulated board", operation: operation, errno: 0,
-            message: "virtual time stood still for \(Self.stillLimit) passes of the simulation: a livelock")
+    /// What the host is told once the simulation has livelocked: a link that is gone for good, so a
+    /// session ends instead of reconnecting (its pauses wait on virtual time, which no longer moves).
+    private var livelockError: LinkError {
+        .halted(path: "simulated board", reason: "virtual time stood still for \(Self.stillLimit) passes of the simulation: a livelock")
     }
 
     fileprivate func hostWrite(_ bytes: [UInt8]) throws(LinkError) {
         try mutex.withLock { () throws(LinkError) in
-            if livelocked { throw livelockError("write") }
+            if livelocked { throw livelockError }
             if unpluggedUntil != nil { throw LinkError.disconnected(path: "simulated board") }
             if pacing == .realTime { runLocked(until: max(now, realNow()), stopOnHostData: false) }
             if let filter = hostWriteFilter, !filter(now, bytes) { return }
@@ -337,7 +344,7 @@ public final class SimWorld: @unchecked Sendable {
             }
             let start = pacing == .realTime ? max(now, realNow()) : now
             runLocked(until: start + UInt64(max(0, timeoutMs)) * 1_000_000, stopOnHostData: true)
-            if livelocked { throw livelockError("read") }
+            if livelocked { throw livelockError }
             var out: [UInt8] = []
             while let first = toHost.first, first.at <= now, out.count + first.bytes.count <= maxBytes || out.isEmpty {
                 toHost.removeFirst()

@@ -23,6 +23,14 @@ import Testing
         #expect(throws: LinkError.self) { try link.write([0], timeoutMs: 10) }
     }
 
+    /// A board that asks to be woken now over and over, inside one read: the world stops it there.
+    @Test func aBoardThatNeverLetsTimePassIsStopped() throws {
+        let world = SimWorld(pacing: .virtual)
+        _ = try world.hostLink.read(maxBytes: 4096, timeoutMs: 50)  // the INFO it announces itself with at boot
+        world.timeStandsStill = true
+        #expect(throws: LinkError.self) { _ = try world.hostLink.read(maxBytes: 4096, timeoutMs: 100) }
+    }
+
     /// Polls that let time pass now and then are no livelock, however many there are.
     @Test func pollsThatLetTimePassAreNotALivelock() throws {
         let world = SimWorld(pacing: .virtual)
