@@ -155,13 +155,13 @@ extension BoardChannel {
             let enough = tracker.samples.count >= o.clockSamples
             let converged = enough && recent.count == 8
                 && (recent.max()! - recent.min()!) / tracker.nominalTicksPerNs / 1000 < 50
-            // Whole milliseconds of prepare's budget left (replies are awaited in whole milliseconds).
-            let budgetLeftMs = (Int64(o.prepareBudgetMs) * 1_000_000 - Int64(elapsed(t, since: preparedSince))) / 1_000_000
+            // Whole milliseconds of prepare's budget left, rounded down (replies are awaited in whole milliseconds).
+            let budgetLeftMs = o.prepareBudgetMs - Int((elapsed(t, since: preparedSince) + 999_999) / 1_000_000)
             if converged || (enough && budgetLeftMs < 1) { break }
             if t >= giveUp || (Int(sent) >= 4 * o.clockSamples && outstanding.isEmpty) { break }
-            var waitMs = max(1, Int(elapsed(nextSend, since: t) / 1_000_000))
-            if enough { waitMs = max(1, min(waitMs, Int(budgetLeftMs))) }
-            for m in try receive(timeoutMs: Int(sent) < 4 * o.clockSamples ? waitMs : 5) {
+            var waitMs = Int(sent) < 4 * o.clockSamples ? max(1, Int(elapsed(nextSend, since: t) / 1_000_000)) : 5
+            if enough { waitMs = max(1, min(waitMs, budgetLeftMs)) }
+            for m in try receive(timeoutMs: waitMs) {
                 guard case .clock(let token, let tick) = m, let at = outstanding.removeValue(forKey: token) else { continue }
                 tracker.add(ClockSample(sentNs: at, receivedNs: clock.nowNs(), tick: tick))
                 let e = tracker.estimate()!
