@@ -338,9 +338,11 @@ public final class SimWorld: @unchecked Sendable {
 
     fileprivate func hostRead(maxBytes: Int, timeoutMs: Int) throws(LinkError) -> [UInt8] {
         try mutex.withLock { () throws(LinkError) in
+            if livelocked { throw livelockError }
             if unpluggedUntil != nil && now < unpluggedUntil! {
                 runLocked(until: min(unpluggedUntil!, now + UInt64(timeoutMs) * 1_000_000), stopOnHostData: false)
-                throw LinkError.disconnected(path: "simulated board")
+                // Unplugged is a reason to reconnect; a livelock during the unplug is not.
+                throw livelocked ? livelockError : LinkError.disconnected(path: "simulated board")
             }
             let start = pacing == .realTime ? max(now, realNow()) : now
             runLocked(until: start + UInt64(max(0, timeoutMs)) * 1_000_000, stopOnHostData: true)
