@@ -44,6 +44,7 @@ struct RenderCommand: ParsableCommand {
     var output: String?
 
     func run() throws {
+        Signals.exitRestoringTerminal()  // an interrupted render leaves no temporary file behind
         let res = DutyResolution(rawValue: resolution) ?? .i16
         let calibrated = try calibration.named()
         let base = try motorProfile(motor)
