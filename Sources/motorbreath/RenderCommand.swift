@@ -58,7 +58,7 @@ struct RenderCommand: ParsableCommand {
                                      feltRange: calibrated?.feltRange)
         switch format {
         case "ahap":
-            try out.write(AHAPExport.text(built.pattern))
+            try AHAPExport.write(built.pattern) { piece throws in try out.write(piece) }
         case "csv":
             try FrameWriters.csv(renderer, to: out)
         case "json":
