@@ -74,7 +74,7 @@ struct ConformCommand: ParsableCommand {
         let report = Conformance.run(rig, only: only) { r in
             guard !json else { return }
             let mark = r.outcome == "pass" ? "PASS" : r.outcome == "fail" ? "FAIL" : "N/A "
-            print("\(mark)  §\(r.section)  \(r.id.padding(toLength: 34, withPad: " ", startingAt: 0)) \(r.title)")
+            print("\(mark)  \("§\(r.section)".padding(toLength: 4, withPad: " ", startingAt: 0)) \(r.id.padding(toLength: 34, withPad: " ", startingAt: 0)) \(r.title)")
             if !r.detail.isEmpty { print("      \(r.detail)") }
         }
         if json {
