@@ -43,6 +43,8 @@ public final class BoardChannel: @unchecked Sendable {
     private var longestGap: UInt64 = 0
     /// Host time of the last message decoded from the board.
     public private(set) var lastHeardNs: UInt64 = 0
+    /// Whether anything valid ever came from the board on this channel (else nothing there is ours to stop).
+    public private(set) var heardBoard = false
 
     public init(link: ByteLink, clock: HostClock = SystemClock()) {
         currentLink = link
@@ -133,7 +135,10 @@ public final class BoardChannel: @unchecked Sendable {
             guard case .packet(let p)? = decoder.push(b) else { continue }
             do throws(WireError) { out.append(try BoardMessage(p)) } catch { decoder.countMessageError(error) }
         }
-        if !out.isEmpty { lastHeardNs = clock.nowNs() }
+        if !out.isEmpty {
+            lastHeardNs = clock.nowNs()
+            heardBoard = true
+        }
         return out
     }
 

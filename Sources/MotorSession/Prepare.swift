@@ -86,6 +86,12 @@ extension BoardChannel {
     /// STOP now is idempotent, so a STOP or reply lost on a noisy line is simply sent again, every
     /// `timeoutMs`, for up to `withinMs` in all (at 3 % byte errors most exchanges are lost).
     public func stopNow(timeoutMs: Int, withinMs: Int = 3000) -> Bool {
+        // Nothing ever answered: no board of ours is playing there. STOP goes out once, unanswered, rather
+        // than waiting seconds on a port where no board is (a bare /dev/ttyS0 took 6 s to refuse, not 3).
+        guard heardBoard else {
+            _ = try? send(.stop(atIndex: HostMessage.stopNow))
+            return false
+        }
         let off = try? exchange(.stop(atIndex: HostMessage.stopNow), "STOP reply", attempts: max(4, withinMs / max(1, timeoutMs)),
                                 timeoutMs: timeoutMs) { m, seq throws(SessionError) -> Bool? in
             if case .status(let s) = m, s.ackSeq == seq { return s.output == 0 && s.state != .playing && s.state != .armed }

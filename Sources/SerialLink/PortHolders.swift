@@ -1,7 +1,9 @@
 // Other programs that have a port open (Linux /proc): a terminal, `cat` or a modem manager reading the port
 // takes the board's replies, and a tty has no lock that stops them. A pseudo-terminal's board side (the
-// process holding its master) is not counted.
+// process holding its master) is not counted, nor a process that only inherited that side's own descriptor
+// of the port (socat's `SYSTEM:cat` child: it never opened the port itself).
 
+import CTTYControl
 import Glibc
 
 /// A process with the port open.
@@ -19,19 +21,47 @@ public enum PortHolders {
             ? Int(((device.st_rdev >> 8) & 0xFFF) - 136) * 256 + Int((device.st_rdev & 0xFF) | ((device.st_rdev >> 12) & 0xFFF00))
             : nil
         let me = getpid()
-        var found: [PortHolder] = []
+        var portFDs: [Int32: [Int32]] = [:]  // process -> its descriptors of the port
+        var masters: Set<Int32> = []         // processes holding the pty's master
         for pid in numericEntries("/proc") where pid != me {
-            var holdsPort = false, holdsMaster = false
             let fdDir = "/proc/\(pid)/fd"
             for fd in numericEntries(fdDir) {
                 var st = stat()
                 guard stat("\(fdDir)/\(fd)", &st) == 0, (st.st_mode & S_IFMT) == S_IFCHR else { continue }
-                if st.st_rdev == device.st_rdev { holdsPort = true }
-                if let ptyIndex, isPtmx(st), masterIndex(pid: pid, fd: fd) == ptyIndex { holdsMaster = true }
+                if st.st_rdev == device.st_rdev { portFDs[pid, default: []].append(fd) }
+                if let ptyIndex, isPtmx(st), masterIndex(pid: pid, fd: fd) == ptyIndex { masters.insert(pid) }
             }
-            if holdsPort && !holdsMaster { found.append(PortHolder(pid: pid, program: program(pid))) }
         }
-        return found
+        return portFDs.keys.sorted().filter { pid in
+            !masters.contains(pid) && !inheritedFromMaster(pid, fds: portFDs[pid]!, masters: masters, portFDs: portFDs)
+        }.map { PortHolder(pid: $0, program: program($0)) }
+    }
+
+    /// Whether every descriptor `pid` has of the port is one its nearest ancestor holding the master also
+    /// has (the same open file description, by kcmp): it inherited them and never opened the port itself.
+    /// Where kcmp cannot answer, descent from the master's holder is taken as inheritance.
+    static func inheritedFromMaster(_ pid: Int32, fds: [Int32], masters: Set<Int32>, portFDs: [Int32: [Int32]]) -> Bool {
+        var ancestor = parent(of: pid)
+        var steps = 0
+        while let a = ancestor, a > 1, !masters.contains(a), steps < 64 {
+            ancestor = parent(of: a)
+            steps += 1
+        }
+        guard let holder = ancestor, masters.contains(holder) else { return false }
+        let theirs = portFDs[holder] ?? []
+        return fds.allSatisfy { fd in
+            theirs.contains { other in
+                let same = mb_same_open_file(pid, fd, holder, other)
+                return same == 1 || (same < 0 && (errno == ENOSYS || errno == EPERM))
+            }
+        }
+    }
+
+    /// The parent process (from /proc/PID/stat, after the command name, which may hold spaces).
+    static func parent(of pid: Int32) -> Int32? {
+        guard let text = read("/proc/\(pid)/stat"), let close = text.lastIndex(of: ")") else { return nil }
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        return fields.count > 1 ? Int32(fields[1]) : nil
     }
 
     /// A pseudo-terminal, or a character device of the tty class in sysfs (not /dev/null and the like).

@@ -14,6 +14,7 @@ public enum PortOpener {
         var st = stat()
         guard stat(path, &st) == 0 else { throw LinkError.from(errno: errno, path: path, operation: "open") }
         guard (st.st_mode & S_IFMT) == S_IFCHR else { throw .notASerialPort(path: path) }
+        if let why = notABoardPort(st) { throw .driverCannotOpen(path: path, reason: why) }
         // A tty has no lock another program must respect: refuse a port someone else is reading.
         if let other = PortHolders.others(of: st).first {
             throw .openElsewhere(path: path, pid: other.pid, program: other.program)
@@ -26,6 +27,18 @@ public enum PortOpener {
         case .auto:
             if isPseudoTerminal(st) { return try TTYLink(path: path, settings: settings) }
             return try SerialPortLink(path: resolved(path), settings: settings)
+        }
+    }
+
+    /// Why a terminal device can never be a board's port: the pty multiplexer, this process's own
+    /// terminal, the console (character devices 5:2, 5:0, 5:1). Nil for anything else.
+    static func notABoardPort(_ st: stat) -> String? {
+        guard (st.st_rdev >> 8) & 0xFFF == 5 else { return nil }
+        switch st.st_rdev & 0xFF {
+        case 2: return "it is the pseudo-terminal multiplexer, not a port: give the /dev/pts/N path a board prints (motorbreath sim-board) or a USB port such as /dev/ttyUSB0"
+        case 0: return "it is this program's own terminal, not a board's port: give the board's port, e.g. /dev/ttyUSB0 (motorbreath ports lists them)"
+        case 1: return "it is the system console, not a board's port: give the board's port, e.g. /dev/ttyUSB0 (motorbreath ports lists them)"
+        default: return nil
         }
     }
 

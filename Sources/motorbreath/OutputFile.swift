@@ -87,7 +87,7 @@ final class OutputFile {
             case EROFS:
                 throw fail("cannot write \(path): it is on a read-only file system")
             case ENOENT where mode != nil:
-                throw fail("cannot write \(path): \(place) takes no new files (\(errorText(code))), and the file is replaced whole through one; choose another directory")
+                throw fail("cannot write \(path): no new file can be made in \(place) (\(errorText(code))), and the file is replaced whole through one; choose another directory")
             default:
                 throw fail("cannot write \(path): \(errorText(code))")
             }

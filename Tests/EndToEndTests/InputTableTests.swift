@@ -120,6 +120,15 @@ let badCommandLines: [BadInput] = [
     BadInput("benchmark -o /nonexistent/b.md", failure, "motorbreath: cannot write /nonexistent/b.md: No such file or directory"),
     BadInput("render --ahap /nonexistent.ahap", failure, "motorbreath: bad AHAP file: /nonexistent.ahap: cannot read the file: No such file or directory"),
     BadInput("render --ahap /tmp", failure, "motorbreath: bad AHAP file: /tmp: it is a directory, not a file"),
+    // Terminal devices that are never a board's port: said so, not "open in another program" or "disconnected".
+    BadInput("--port /dev/ptmx --pattern 1-0-1 --quiet", failure,
+             "motorbreath: cannot open /dev/ptmx: it is the pseudo-terminal multiplexer, not a port: give the /dev/pts/N path a board prints (motorbreath sim-board) or a USB port such as /dev/ttyUSB0"),
+    BadInput("--port /dev/tty --pattern 1-0-1 --quiet", failure,
+             "motorbreath: cannot open /dev/tty: it is this program's own terminal, not a board's port: give the board's port, e.g. /dev/ttyUSB0 (motorbreath ports lists them)"),
+    // /proc takes no new files, and a file is replaced whole through one (as a user: it is read-only).
+    BadInput("render --pattern box -o /proc/version", failure, getuid() == 0
+             ? "motorbreath: cannot write /proc/version: no new file can be made in /proc/ (No such file or directory), and the file is replaced whole through one; choose another directory"
+             : "motorbreath: cannot write /proc/version: the file is read-only (chmod u+w /proc/version to allow it, or choose another name)"),
     // What the user typed is quoted escaped: an escape sequence never reaches the terminal raw.
     BadInput("bad\u{1B}[31mcommand", usage,
              "motorbreath: unknown command 'bad\\u{1B}[31mcommand' (commands: play, ports, info, bench, conform, latency, palette, calibrate, selftest, render, fidelity, benchmark or sim-board; see motorbreath --help)"),

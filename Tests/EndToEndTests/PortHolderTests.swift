@@ -40,3 +40,48 @@ import Testing
         #expect(try runMotorbreath(play, timeout: 60).status == 0)
     }
 }
+
+/// socat as the other side of a pty: its `SYSTEM:` child inherits socat's own descriptor of the port and
+/// is no other user of it; a child that opens the port itself is one.
+@Suite(.serialized, .timeLimit(.minutes(3))) struct InheritedDescriptorTests {
+    /// `socat PTY,link=L,rawer SYSTEM:COMMAND` in the background, and the link once it is there.
+    func socat(_ command: String, in dir: URL) throws -> (Process, String) {
+        let link = dir.appendingPathComponent("pty").path
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/socat")
+        p.arguments = ["PTY,link=\(link),rawer", "SYSTEM:\(command)"]
+        try p.run()
+        for _ in 0..<500 where !FileManager.default.fileExists(atPath: link) { usleep(10_000) }
+        usleep(200_000)  // the SYSTEM child started (its sh and command)
+        return (p, link)
+    }
+
+    func scratch() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mb-socat-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    @Test func aLoopbackThroughSocatsCatWorks() throws {
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (socat, link) = try socat("cat", in: dir)
+        defer { kill(socat.processIdentifier, SIGKILL); socat.waitUntilExit() }
+        let r = try runMotorbreath(["selftest", "--loopback", "--port", link, "--seconds", "0.3", "--json"], timeout: 30)
+        #expect(r.status == 0, "\(r.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        #expect((json["bytes"] as? Int ?? 0) > 1000)
+        #expect(json["mismatched_bytes"] as? Int == 0 && json["missing_bytes"] as? Int == 0)
+    }
+
+    @Test func socatsChildThatOpensThePortItselfIsNamed() throws {
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let link = dir.appendingPathComponent("pty").path
+        let (socat, _) = try socat("exec sleep 60 < \(link)", in: dir)
+        defer { kill(socat.processIdentifier, SIGKILL); socat.waitUntilExit() }
+        let r = try runMotorbreath(["selftest", "--loopback", "--port", link, "--seconds", "0.3"], timeout: 30)
+        #expect(r.status == 1)
+        #expect(r.stderr.hasPrefix("motorbreath: \(link) is open in another program (sleep, pid "), "\(r.stderr)")
+    }
+}

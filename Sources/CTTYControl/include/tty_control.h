@@ -18,4 +18,9 @@ int mb_tty_set_rts(int fd, int on);
    Returns 0, or -1 with errno set. */
 int mb_tty_set_exclusive(int fd, int on);
 
+/* Whether descriptor `fd1` of process `pid1` and `fd2` of `pid2` are one open file description (kcmp(2)
+   KCMP_FILE: a descriptor inherited across fork, not the same file opened twice). Returns 1 or 0, or -1
+   with errno set (EPERM for a process this user may not inspect; ENOSYS without kcmp). */
+int mb_same_open_file(int pid1, int fd1, int pid2, int fd2);
+
 #endif
