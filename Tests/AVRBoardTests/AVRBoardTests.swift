@@ -12,7 +12,8 @@ import Testing
 
 @Suite(.serialized, .timeLimit(.minutes(10))) struct AVRBoardTests {
     @Test func infoOfEveryVariant() throws {
-        for (variant, caps) in [("erm", [String]()), ("erm-hbridge", ["reverse"]), ("lra", ["reverse", "lra-carrier"])] {
+        for (variant, caps) in [("erm", ["drive-ceiling"]), ("erm-hbridge", ["reverse", "drive-ceiling"]),
+                                ("lra", ["reverse", "lra-carrier", "drive-ceiling"])] {
             let board = try AVRBoard(variant: variant)
             defer { board.remove() }
             let r = try runMotorbreath(["info", "--port", board.port, "--baud", "\(avrBaud)", "--json"], timeout: 60)
@@ -44,7 +45,11 @@ import Testing
         let prepared = try channel.prepare(options: options)
         #expect(prepared.info.name.text == "motorbreath-avr-erm")
         let plan = BreathPlan(pattern: try BreathPattern.parse("4-7-8"))
-        let frames = FrameWindow(FrameRenderer(plan: plan, frameRate: options.frameRate, resolution: .u8))
+        // As the CLI does: the breath shaped within the board's drive ceiling (LIMITS), so that every frame's
+        // duty reaches the pin as sent (the board would hold an unshaped one to its ceiling).
+        let limits = try #require(prepared.limits, "the AVR board announces its drive ceiling")
+        let frames = FrameWindow(FrameRenderer(plan: plan, frameRate: options.frameRate, resolution: .u8,
+                                               ceiling: limits.driveCeiling))
         let player = Player(channel: channel, prepared: prepared, options: options)
         let report = try player.play(frames)
         let summary = board.stop()

@@ -40,23 +40,38 @@
 #define MOTOR_LRA 1
 #define CAP_REVERSE 0x01
 #define CAP_LRA_CARRIER 0x02
+#define CAP_LIMITS 0x04
+
+// The drive ceiling (limit.h): the motor's rated voltage over the 5 V drive supply, from the parts table
+// in hardware/README.md, with a bounded overdrive for the host's start and brake kicks (the same values
+// as the STM32 board's Board.swift). A motor rated differently: set MOTOR_RATED_MV here.
+#define SUPPLY_MV 5000u
 
 #if defined(VARIANT_LRA)
 #define MOTOR_KIND MOTOR_LRA
 #define HBRIDGE 1
-#define CAPABILITIES (CAP_REVERSE | CAP_LRA_CARRIER)
+#define CAPABILITIES (CAP_REVERSE | CAP_LRA_CARRIER | CAP_LIMITS)
+#define MOTOR_RATED_MV 2000u  // 2 V rms coin LRA: ceiling 40 %
+#define OVERDRIVE_MS 20u
+#define RECOVERY_MS 200u
 #define LRA_DEFAULT_DHZ 1750u  // 175 Hz, a common 10 mm coin LRA; set yours here
 #define BOARD_NAME "motorbreath-avr-lra"
 #elif defined(VARIANT_ERM_HBRIDGE)
 #define MOTOR_KIND MOTOR_ERM
 #define HBRIDGE 1
-#define CAPABILITIES CAP_REVERSE
+#define CAPABILITIES (CAP_REVERSE | CAP_LIMITS)
+#define MOTOR_RATED_MV 3000u  // 3 V coin ERM: ceiling 60 %
+#define OVERDRIVE_MS 50u
+#define RECOVERY_MS 500u
 #define LRA_DEFAULT_DHZ 0u
 #define BOARD_NAME "motorbreath-avr-erm-hbridge"
 #elif defined(VARIANT_ERM)
 #define MOTOR_KIND MOTOR_ERM
 #define HBRIDGE 0
-#define CAPABILITIES 0
+#define CAPABILITIES CAP_LIMITS
+#define MOTOR_RATED_MV 3000u  // 3 V coin ERM: ceiling 60 %
+#define OVERDRIVE_MS 50u
+#define RECOVERY_MS 500u
 #define LRA_DEFAULT_DHZ 0u
 #define BOARD_NAME "motorbreath-avr-erm"
 #else

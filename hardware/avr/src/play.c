@@ -9,6 +9,7 @@
 #include "clock.h"
 #include "crc16.h"
 #include "frames.h"
+#include "limit.h"
 #include "link.h"
 #include "output.h"
 #include "play.h"
@@ -122,6 +123,7 @@ static void reset_stream(void) {
 
 static void end_playback(uint8_t state, uint64_t off_tick, bool announce) {
     out_drop_pending();
+    limit_apply(0, off_tick);
     send_played(true);
     reset_stream();
     play_state = state;
@@ -194,7 +196,11 @@ static void queue_change(uint8_t kind, uint64_t due, uint16_t raw, uint64_t now)
     e->due = (uint32_t)due;
     e->kind = kind;
     e->raw = raw;
-    int16_t level = kind == EV_END ? 0 : drive_level();
+    // The ceiling's budget counts from when the change reaches the pin: the first PWM period start at or
+    // after its due tick (or after now, for a change queued late).
+    uint64_t at = due > now ? due : now;
+    at = (at + PWM_TOP) / PWM_PERIOD * PWM_PERIOD;
+    int16_t level = limit_apply(kind == EV_END ? 0 : drive_level(), at);
     e->level = level;
     e->high = pwm_high_cycles(level < 0 ? (uint16_t)-level : (uint16_t)level);
     out_push();
@@ -208,6 +214,16 @@ static void queue_ahead(void) {
         if (!next_due_known) {
             next_due = timebase_due(&frames_tb, play_next_play);
             next_due_known = true;
+        }
+        uint64_t limit_at;  // the overdrive budget runs out before the next change: drop to the ceiling
+        if (limit_deadline(&limit_at) && limit_at < next_due
+#if MOTOR_KIND == MOTOR_LRA
+            && !(carrier.on && carrier.next < limit_at)
+#endif
+        ) {
+            if (limit_at > horizon) return;
+            queue_change(EV_LIMIT, limit_at, 0, now);
+            continue;
         }
 #if MOTOR_KIND == MOTOR_LRA
         if (carrier.on && carrier.next < next_due) {

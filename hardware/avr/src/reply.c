@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "board.h"
+#include "limit.h"
 #include "link.h"
 #include "output.h"
 #include "play.h"
@@ -70,6 +71,17 @@ void reply_clock(uint32_t token, uint64_t tick) {
     put32(link_payload, token);
     put64(link_payload + 4, tick);
     link_send(MSG_CLOCK, 12);
+}
+
+void reply_limits(uint64_t now) {
+    uint8_t *p = link_payload;
+    put16(p, (uint16_t)LIMIT_CEILING);
+    put16(p + 2, OVERDRIVE_MS);
+    put16(p + 4, RECOVERY_MS);
+    put16(p + 6, limit_available_ms(now));
+    put16(p + 8, MOTOR_RATED_MV);
+    put16(p + 10, SUPPLY_MV);
+    link_send(MSG_LIMITS, 12);
 }
 
 bool reply_played(uint32_t first_index, uint16_t count, uint16_t late_count, uint32_t max_late_ticks,
