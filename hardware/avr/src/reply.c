@@ -9,12 +9,16 @@
 #include "output.h"
 #include "play.h"
 #include "reply.h"
+#include "uid.h"
 
 // The ATmega328P has no documented unique ID. Its signature row holds the die's lot number, wafer and
-// x/y position at 0x0E-0x17 (what the ArduinoUniqueID library reads): 8 of those bytes, as a 64-bit ID.
-// (simavr does not model the signature row: there the ID is whatever its LPM returns.)
+// x/y position at 0x0E-0x17 (what the ArduinoUniqueID library reads): all of them, folded into 64 bits
+// by uid.c (protocol.md, INFO). (simavr does not model the signature row: there the ID is whatever its
+// LPM returns; `make host-test` checks the construction.)
 static void put_unique_id(uint8_t *p) {
-    for (uint8_t i = 0; i < 8; i++) p[i] = boot_signature_byte_get(0x0E + i);
+    uint8_t sn[UID_ROW_BYTES];
+    for (uint8_t i = 0; i < UID_ROW_BYTES; i++) sn[i] = boot_signature_byte_get(UID_ROW_FIRST + i);
+    uid_from_signature(sn, p);
 }
 
 void reply_info(void) {
