@@ -19,7 +19,8 @@ import Testing
     }
 
     /// Plays frames at raw 100 (314/800 at the pin) until the build faults, then waits for the board.
-    func faultDuringPlayback(_ build: String, options: [String] = []) throws -> Outcome {
+    /// `stopAfterMs`: sends STOP now this long after the START (frame 50 is due 300 ms after it).
+    func faultDuringPlayback(_ build: String, options: [String] = [], stopAfterMs: Int? = nil) throws -> Outcome {
         let board = try AVRBoard(variant: build, options: options)
         defer { board.remove() }
         let link = try PortOpener.open(path: board.port, baud: avrBaud)
@@ -34,6 +35,10 @@ import Testing
         let now = try channel.clockSample(token: 1, timeoutMs: 500).tick
         let start = Start(anchorIndex: 0, anchorTick: now + 1_600_000, periodQ32: UInt64(64_000) << 32)
         _ = try channel.send(.start(start))
+        if let stopAfterMs {
+            usleep(UInt32(stopAfterMs * 1000))
+            _ = try channel.send(.stop(atIndex: HostMessage.stopNow))
+        }
         // Frame 50 is due 300 ms after the START; the slowest path (the watchdog reset) takes 500 ms more.
         var bootInfos = 0
         _ = try? channel.waitFor("nothing", timeoutMs: 1500) { m throws(SessionError) -> Bool? in
@@ -101,5 +106,23 @@ import Testing
         #expect(o.record.bootLoops.count == (old ? 1 : 0))
         #expect(o.record.timerStarts.count == (old ? 1 : 2))
         #expect((o.answered != nil) == !old)
+    }
+
+    /// The Timer1 interrupt stops (TIMSK1 cleared) with the output on: a STOP then waits for an output
+    /// stage that never answers. The wait is bounded (1000 x 1 us, with the loop about 2.5 ms) and ends in the fault path, instead of feeding
+    /// the watchdog for ever with the motor on (finding A5).
+    @Test func aStopWaitingForAStoppedTimerRestarts() throws {
+        let o = try faultDuringPlayback("fault-timer", stopAfterMs: 340)
+        let stop = try #require(o.record.hostMessages().last { if case .stop = $0.message { return true }; return false })
+        let edges = o.record.edges["A"]!
+        let lowFrom = edges.last { $0.level == 0 }?.cycle ?? 0
+        let afterStopMs = (Double(lowFrom) - Double(stop.delivered)) / 16_000
+        print("AVR fault-timer: STOP reached the firmware \((Double(stop.delivered) - Double(o.due50Cycle)) / 16_000) ms after "
+              + "frame 50 was due; pin low for good \(afterStopMs) ms after it; restarts \(o.record.timerStarts.count - 1), "
+              + "resets \(o.record.resets.count), HELLO answered \(o.answered != nil)")
+        #expect(edges.last?.level == 0)
+        #expect(afterStopMs > 0 && afterStopMs < 5, "\(afterStopMs) ms")
+        #expect(o.record.resets.isEmpty && o.record.timerStarts.count == 2)
+        #expect(o.answered?.name.text == "motorbreath-avr-erm")
     }
 }

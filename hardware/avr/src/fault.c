@@ -69,7 +69,8 @@ void fault_init(void) {
 #include "play.h"
 // Test builds only (make fault-tests): once per power-up, 50 frames into the first playback, the firmware
 // faults on purpose. FAULT_TEST 1: the main loop hangs with interrupts on (the watchdog interrupt's
-// path); 2: it hangs with interrupts off (the watchdog reset); 3: the stack guard is overwritten.
+// path); 2: it hangs with interrupts off (the watchdog reset); 3: the stack guard is overwritten;
+// 4: the Timer1 interrupt is turned off (TIMSK1 = 0), so the output stage stops with the last duty on.
 static uint8_t fault_test_done __attribute__((section(".noinit")));  // survives a restart, not a power-up
 static void fault_test(void) {
     if (fault_test_done == 0xA5 || play_state != ST_PLAYING || play_next_play < 50) return;
@@ -81,8 +82,10 @@ static void fault_test(void) {
     cli();
     for (;;) {
     }
-#else
+#elif FAULT_TEST == 3
     *guard = 0;
+#else
+    TIMSK1 = 0;
 #endif
 }
 #endif

@@ -3,11 +3,12 @@
 // at the first PWM period start at or after that tick (output.c) and stamps that tick, which is what
 // PLAYED reports. Handing a frame to the output stage is what "played" means for next_play and for
 // late copies of it (protocol: a board may hand a frame to its PWM hardware ahead of its tick).
-#include <avr/wdt.h>
+#include <util/delay.h>
 
 #include "board.h"
 #include "clock.h"
 #include "crc16.h"
+#include "fault.h"
 #include "frames.h"
 #include "limit.h"
 #include "link.h"
@@ -150,10 +151,16 @@ static bool retire(void) {
 }
 
 // Turns the output off at the next PWM period and waits for it (at most 100 us). Returns the tick the
-// output went to 0, after accounting for what played before it.
+// output went to 0, after accounting for what played before it. The wait ends on the Timer1 interrupt:
+// if that has stopped (a corrupted TIMSK1), the compare registers keep the last duty, so after 1000
+// rounds of 1 us (about 2.5 ms with the loop and the UART interrupt; 25 periods) the fault path forces
+// the outputs low and restarts. It does not feed the watchdog.
 static uint64_t halt_output(void) {
     out_request_off();
-    while (!out_off_done()) wdt_reset();
+    for (uint16_t us = 0; !out_off_done(); us++) {
+        if (us >= 1000) fault_restart();
+        _delay_us(1);
+    }
     retire();
     return out_off_tick();
 }

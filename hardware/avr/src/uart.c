@@ -2,10 +2,11 @@
 // ring the UDRE interrupt drains. Indices are free-running bytes; each ring has one writer and one reader.
 #include <avr/interrupt.h>
 #include <avr/io.h>
-#include <avr/wdt.h>
+#include <util/delay.h>
 
 #include "board.h"
 #include "clock.h"
+#include "fault.h"
 #include "uart.h"
 
 // 256-byte rings indexed by free-running bytes hold 255 (one slot tells full from empty). Both are this
@@ -103,7 +104,13 @@ ISR(USART_UDRE_vect) {
 
 void uart_put(uint8_t b) {
     uint8_t h = tx_head;
-    while ((uint8_t)(h - tx_tail) == (uint8_t)(TX_SIZE - 1)) wdt_reset();  // full: a slot frees every 20 us
+    // Full: the UDRE interrupt frees a slot every byte time (20 us; 87 us at 115200). If it has stopped
+    // (a corrupted UCSR0B), waiting would hang the main loop while feeding nothing: after 5 ms the fault
+    // path turns the outputs off and restarts. (link_send checks for room first: this rarely waits.)
+    for (uint16_t us = 0; (uint8_t)(h - tx_tail) == (uint8_t)(TX_SIZE - 1); us++) {
+        if (us >= 5000) fault_restart();
+        _delay_us(1);
+    }
     tx_buf[h & TX_MASK] = b;
     tx_head = h + 1;
     // Not atomic (UCSR0B is outside the SBI range), and the UDRE interrupt may clear UDRIE0 in between:
