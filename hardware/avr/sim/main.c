@@ -2,7 +2,7 @@
 // new pseudo-terminal and the PWM pins recorded.
 //
 //   motorbreath-avr-sim --elf build/erm/motorbreath-avr.elf [--record FILE] [--fast] [--keep-nice]
-//                       [--old-bootloader]
+//                       [--old-bootloader] [--rx-error-at N]
 //
 // Prints the pty path as the first line on stdout (give it to motorbreath --port), then runs until
 // SIGTERM, SIGINT or SIGHUP (or its parent dies), finishing the record file and printing on stderr how
@@ -12,7 +12,8 @@
 // still running at 16 ms (WDRF forces WDE on), and it neither clears nor feeds it, so the chip resets
 // every 16 ms until unplugged. The harness records `bootloop` and stops running the firmware: the pins
 // are inputs (low), the UART silent. Without the option a reset starts the firmware at once, as Optiboot
-// (Uno, new Nano) does; the firmware's .init3 code then turns the watchdog off.
+// (Uno, new Nano) does; the firmware's .init3 code then turns the watchdog off. --rx-error-at N: the Nth
+// byte the firmware reads from the UART comes with a framing error (FE0; rx_error.c).
 #define _GNU_SOURCE
 #include <inttypes.h>
 #include <signal.h>
@@ -29,6 +30,7 @@
 
 #include "pins.h"
 #include "record.h"
+#include "rx_error.h"
 #include "uart_bridge.h"
 #include "watchdog.h"
 
@@ -70,7 +72,7 @@ static void on_reset(avr_io_t *io) {
 static avr_io_t bootloader_hook = {.kind = "motorbreath-bootloader", .reset = on_reset};
 
 static void usage(void) {
-    fprintf(stderr, "usage: motorbreath-avr-sim --elf FIRMWARE.elf [--record FILE] [--fast] [--keep-nice] [--old-bootloader]\n");
+    fprintf(stderr, "usage: motorbreath-avr-sim --elf FIRMWARE.elf [--record FILE] [--fast] [--keep-nice] [--old-bootloader] [--rx-error-at N]\n");
     exit(2);
 }
 
@@ -87,12 +89,14 @@ static unsigned stack_peak(avr_t *avr) {
 int main(int argc, char **argv) {
     const char *elf = NULL, *rec = NULL;
     int fast = 0, keep_nice = 0;
+    unsigned rx_error_at = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--elf") && i + 1 < argc) elf = argv[++i];
         else if (!strcmp(argv[i], "--record") && i + 1 < argc) rec = argv[++i];
         else if (!strcmp(argv[i], "--fast")) fast = 1;
         else if (!strcmp(argv[i], "--keep-nice")) keep_nice = 1;
         else if (!strcmp(argv[i], "--old-bootloader")) old_bootloader = 1;
+        else if (!strcmp(argv[i], "--rx-error-at") && i + 1 < argc) rx_error_at = (unsigned)atoi(argv[++i]);
         else usage();
     }
     if (!elf) usage();
@@ -134,6 +138,7 @@ int main(int argc, char **argv) {
     avr_load_firmware(avr, &fw);
     const char *pty;
     avr_register_io(avr, &bootloader_hook);
+    rx_error_attach(avr, rx_error_at);
     if (pins_attach(avr) || bridge_open(avr, &pty)) {
         fprintf(stderr, "motorbreath-avr-sim: cannot set up the pins or the pty\n");
         return 1;

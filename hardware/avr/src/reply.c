@@ -9,6 +9,7 @@
 #include "output.h"
 #include "play.h"
 #include "reply.h"
+#include "uart.h"
 #include "uid.h"
 
 // The ATmega328P has no documented unique ID. Its signature row holds the die's lot number, wafer and
@@ -55,7 +56,9 @@ void reply_status(uint8_t ack_seq, uint64_t tick) {
     put32(p + 18, play_late_frames);
     put32(p + 22, play_duplicates);
     put16(p + 26, link_crc_errors);
-    put16(p + 28, link_other_errors);
+    // Frames dropped for any other reason: those the framing refused, plus bytes the UART lost or got
+    // wrong (ring overflow, FE0, DOR0), each of which also spoils the frame it belonged to.
+    put16(p + 28, (uint16_t)(link_other_errors + uart_rx_lost()));
     put16(p + 30, play_failsafe_trips);
     put64(p + 32, tick);
     put16(p + 40, (uint16_t)out_level_now());

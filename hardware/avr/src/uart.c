@@ -22,7 +22,7 @@ static uint8_t rx_buf[RX_SIZE];
 static volatile uint8_t rx_head, rx_tail;  // written by the ISR / by the main loop
 static uint8_t tx_buf[TX_SIZE];
 static volatile uint8_t tx_head, tx_tail;  // written by the main loop / by the ISR
-volatile uint16_t uart_rx_overruns;
+volatile uint16_t uart_rx_overruns, uart_rx_line_errors;
 // Arrival times of received delimiters (frame ends), so the failsafe counts from when a message arrived,
 // not from when the main loop got round to it. The interrupt keeps it cheap: it stores Timer1's count,
 // the overflow flag and the low half of the clock base; uart_rx_zero_tick turns that into a tick.
@@ -43,7 +43,9 @@ void uart_init(void) {
 }
 
 ISR(USART_RX_vect) {
+    uint8_t status = UCSR0A;  // FE0 and DOR0 belong to the byte in UDR0: valid only before it is read
     uint8_t b = UDR0;
+    if (status & (_BV(FE0) | _BV(DOR0))) uart_rx_line_errors++;  // a bad stop bit, or bytes lost before b
     uint8_t h = rx_head;
     if ((uint8_t)(h - rx_tail) == (uint8_t)(RX_SIZE - 1)) {
         uart_rx_overruns++;
@@ -64,6 +66,13 @@ ISR(USART_RX_vect) {
 }
 
 bool uart_rx_ready(void) { return rx_head != rx_tail; }
+
+uint16_t uart_rx_lost(void) {
+    cli();
+    uint16_t n = uart_rx_overruns + uart_rx_line_errors;
+    sei();
+    return n;
+}
 
 uint32_t uart_rx_zero_tick(void) {
     uint8_t z = zero_tail;
