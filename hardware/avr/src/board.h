@@ -11,12 +11,19 @@
 
 // UART0 default: 500000 baud, 8N1. With U2X the divisor is 16 MHz / (8 x 500000) = 4 exactly (UBRR0 = 3),
 // so the rate has no error; 1 Mbaud would also be exact but leaves only 160 CPU cycles per received byte,
-// too few beside the 20 kHz PWM interrupt. 115200 is possible (UBRR0 = 16 with U2X) but 2.1 % fast:
-// build with BAUD=115200 only for an adapter that cannot do 500000.
+// too few beside the 20 kHz PWM interrupt. For an adapter that cannot do 500000, build with BAUD=250000
+// (UBRR0 = 7, also exact). A rate the 16 MHz clock divides more than 1 % off is refused below: the
+// datasheet recommends at most +-1.5 % for the receiver in double-speed mode with 8N1, and the other
+// side's error (a ceramic resonator: up to 0.5 %) adds to ours. 115200 would be UBRR0 = 16, 117 647 baud,
+// +2.1 %.
 #ifndef BAUD
 #define BAUD 500000UL
 #endif
 #define UBRR_VALUE ((F_CPU + 4UL * BAUD) / (8UL * BAUD) - 1)
+#define BAUD_REAL (F_CPU / (8UL * (UBRR_VALUE + 1)))
+#if BAUD_REAL * 1000 / BAUD > 1010 || BAUD_REAL * 1000 / BAUD < 990
+#error "BAUD is more than 1 % off at 16 MHz: use 500000 (the default) or 250000, both exact"
+#endif
 
 // Timer1: fast PWM with TOP = ICR1 = 799, no prescaler: 16 MHz / 800 = 20 kHz, 800 duty steps.
 // The same counter is the board clock (clock.h): one tick per CPU cycle.
