@@ -23,7 +23,7 @@ import Testing
             #expect(info["firmware"] as? String == "0.1.0")
             #expect(info["protocol_version"] as? Int == Int(Wire.version))
             #expect(info["motor"] as? String == (variant == "lra" ? "LRA" : "ERM"))
-            #expect(info["pwm_bits"] as? Int == 9)  // 800 steps
+            #expect(info["pwm_bits"] as? Int == 10)  // ceil(log2(800 steps)), as the STM32 board counts its own
             #expect(info["capabilities"] as? [String] == caps)
             #expect(info["buffer_frames"] as? Int == 256)
             #expect(info["frame_rate_hz"] as? [Int] == [50, 1000])

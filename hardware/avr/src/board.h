@@ -29,6 +29,9 @@
 // The same counter is the board clock (clock.h): one tick per CPU cycle.
 #define PWM_TOP 799u
 #define PWM_PERIOD 800u
+// INFO pwm_bits: the bits needed to count the duty steps, ceil(log2(800)) = 10, as the STM32 board
+// computes it (protocol.md, INFO); 800 steps resolve every 9-bit value, not every 10-bit one.
+#define PWM_BITS 10u
 #define CLOCK_HZ F_CPU
 
 // Frames the ring holds (a power of two): 256 = 1.02 s at 250 frames/s, the host's 1 s of lead. Slots are

@@ -30,7 +30,7 @@ void reply_info(void) {
     p[2] = FW_MINOR;
     p[3] = FW_PATCH;
     p[4] = MOTOR_KIND;
-    p[5] = 9;  // 800 duty steps: every 9-bit value is resolved, not every 10-bit one
+    p[5] = PWM_BITS;
     p[6] = CAPABILITIES;
     put16(p + 7, FRAME_CAPACITY);
     put16(p + 9, MIN_FRAME_RATE);
