@@ -55,18 +55,21 @@ extension Conformance {
         var next = 0, late = 0
         var maxLate: UInt32 = 0
         for r in p.played where Int(r.firstIndex) < n {
-            try require(Int(r.firstIndex) == next, "PLAYED from \(r.firstIndex), expected \(next)")
+            try require(Int(r.firstIndex) == next, "expected a PLAYED from frame \(next), got \(r.brief)")
             let due = p.timebase.due(r.firstIndex)
             try require(onTime(r, due: due, limit: limit),
-                        "frame \(r.firstIndex) output at \(r.firstTick), due \(due), late_count \(r.lateCount)")
-            try require(UInt64(r.maxLateTicks) <= limit, "frames \(r.firstIndex)... up to \(r.maxLateTicks) ticks late")
+                        "expected frame \(r.firstIndex) output on its due tick, or up to \(limit) ticks later and counted late; "
+                        + "got frame \(r.firstIndex) at \(r.firstTick), due \(due), late_count \(r.lateCount)")
+            try require(UInt64(r.maxLateTicks) <= limit,
+                        "frames \(r.firstIndex)...: expected at most \(limit) ticks late, got max_late_ticks \(r.maxLateTicks)")
             maxLate = max(maxLate, r.maxLateTicks)
             let slice = (Int(r.firstIndex)..<Int(r.firstIndex) + Int(r.count)).map { $0 < expected.count ? expected[$0] : 0 }
-            try require(r.dutyCRC == CRC16.ofDuties(slice), "frames \(r.firstIndex)...: duty CRC \(r.dutyCRC) is not the CRC of what was sent")
+            try require(r.dutyCRC == CRC16.ofDuties(slice),
+                        "\(r.brief): expected duty_crc 0x\(hex(CRC16.ofDuties(slice))), the CRC of the values sent (0 for underruns)")
             late += Int(r.lateCount)
             next += Int(r.count)
         }
-        try require(next >= n, "PLAYED covered \(next) of \(n) frames")
+        try require(next >= n, "expected PLAYED reports covering frames 0...\(n - 1), got \(next) frames covered")
         return (next, late, maxLate)
     }
 
@@ -83,7 +86,7 @@ extension Conformance {
             let values = ramp(min(Int(rig.info.bufferCapacity), 49))
             let p = try play(rig, values, reportEvery: 7, frames: 49)
             let counts = p.played.prefix(7).map { Int($0.count) }
-            try require(counts.count == 7 && counts.allSatisfy { $0 == 7 }, "PLAYED counts \(counts), expected 7 x 7")
+            try require(counts.count == 7 && counts.allSatisfy { $0 == 7 }, "report_every 7: expected 7 PLAYED of 7 frames, got counts \(counts)")
             return .pass("7 reports of 7")
         },
         Clause("playback.underrun", "6", "a frame missing at its tick plays 0 and is counted in underruns") { rig in
@@ -92,20 +95,20 @@ extension Conformance {
             // Frames 10...19 reported as 0 (an underrun is declared when the board next looks, so its lateness is not judged).
             _ = try checkPlayed(p, expected: values, through: 20, limit: rig.ticks(ms: 100))
             let s = try rig.status()
-            try require(s.underruns >= 10, "underruns \(s.underruns) after frames 10...19 never came")
+            try require(s.underruns >= 10, "frames 10...19 never sent: expected underruns >= 10, got \(s.underruns)")
             return .pass("underruns \(s.underruns), zeros in the duty CRC")
         },
         Clause("playback.late-frames", "4", "frames arriving after their tick are dropped and counted in late_frames") { rig in
             let p = try play(rig, [], frames: 15)
             _ = p
             let got = try rig.frames(from: 0, ramp(5))
-            try require(got.statuses.last?.lateFrames == 5, "late_frames \(String(describing: got.statuses.last?.lateFrames)) after resending 5 played frames")
+            try require(got.statuses.last?.lateFrames == 5, "frames 0...4 sent after their ticks: expected late_frames 5, got \(brief(got.statuses.last))")
             return .pass("late_frames 5")
         },
         Clause("start.period", "4", "a START whose period is under one tick is NAK bad_message") { rig in
             try rig.configure()
             let got = try rig.exchange(.start(Start(anchorIndex: 0, anchorTick: 1, periodQ32: 0x8000_0000)))
-            try require(got.naks.count == 1 && got.naks[0].code == .badMessage, "got \(got)")
+            try require(got.naks.count == 1 && got.naks[0].code == .badMessage, "START with a period of half a tick: expected one NAK bad_message, got \(got.brief)")
             return .pass("NAK bad_message")
         },
         Clause("start.retime", "4", "a START while playing re-times the stream and keeps the buffer") { rig in
@@ -122,15 +125,18 @@ extension Conformance {
             let later = try requireValue(moved)
             for r in p.played where Int(r.firstIndex) + Int(r.count) <= n {
                 let slice = values[Int(r.firstIndex)..<(Int(r.firstIndex) + Int(r.count))]
-                try require(r.dutyCRC == CRC16.ofDuties(slice), "frames \(r.firstIndex)... were lost when re-timed")
+                try require(r.dutyCRC == CRC16.ofDuties(slice),
+                            "re-timed stream, \(r.brief): expected duty_crc 0x\(hex(CRC16.ofDuties(slice))), the CRC of the values sent "
+                            + "(a START that re-times keeps the buffer)")
             }
             let after = p.played.filter { $0.firstIndex >= 50 && Int($0.firstIndex) + Int($0.count) <= n }
             let off = after.filter { !onTime($0, due: later.due($0.firstIndex), limit: lateLimit(rig)) }
-            try require(!after.isEmpty && off.isEmpty,
-                        "frames after the re-time not at the new ticks: \(off.prefix(2).map { "frame \($0.firstIndex) at \($0.firstTick), due \(later.due($0.firstIndex))" })")
+            try require(!after.isEmpty, "re-timed stream: expected PLAYED reports for frames 50...\(n - 1), got \(p.played.map(\.brief))")
+            try require(off.isEmpty,
+                        "re-timed stream: expected frames 50... at the new ticks, got \(off.prefix(2).map { "frame \($0.firstIndex) at \($0.firstTick), due \(later.due($0.firstIndex))" })")
             return .pass("frames 50... 20 ms later, none lost")
         },
-        Clause("start.past", "4", "a START anchored in the past plays the overdue frames at once, late") { rig in
+        Clause("start.past", "4", "a START anchored in the past plays the overdue frames at once, late", since: .r1_1) { rig in
             try rig.configure()
             let values = ramp(min(Int(rig.info.bufferCapacity), 60))
             try rig.frames(from: 0, values, settleMs: 0)
@@ -139,16 +145,21 @@ extension Conformance {
             var got = try rig.exchange(.start(Start(anchorIndex: 0, anchorTick: anchor, periodQ32: tb.periodQ32)))
             got += try rig.keepAlive(ms: Int(Double(values.count) * 1000 / Double(rig.rate)) + 150)
             let first = try requireValue(got.played.first)
-            try require(first.firstIndex == 0 && first.lateCount > 0 && first.firstTick > anchor, "first PLAYED \(first)")
+            try require(first.firstIndex == 0 && first.lateCount > 0 && first.firstTick > anchor,
+                        "START 40 ms in the past: expected the first PLAYED from frame 0, late, after tick \(anchor), got \(first.brief)")
             let onTime = got.played.filter { $0.firstIndex >= 20 && Int($0.firstIndex) + Int($0.count) <= values.count }
             let off = onTime.filter { !Conformance.onTime($0, due: tb.due($0.firstIndex), limit: lateLimit(rig)) }
-            try require(!onTime.isEmpty && off.isEmpty, "later frames not on time: \(off.prefix(2).map { "frame \($0.firstIndex) at \($0.firstTick), due \(tb.due($0.firstIndex))" })")
+            try require(!onTime.isEmpty, "START in the past: expected PLAYED reports for frames 20..., got \(got.played.map(\.brief))")
+            try require(off.isEmpty, "START in the past: expected frames 20... at their due ticks, got \(off.prefix(2).map { "frame \($0.firstIndex) at \($0.firstTick), due \(tb.due($0.firstIndex))" })")
             return .pass("\(first.lateCount) frames late at once, the rest on time")
         },
     ]
 
+    /// "BEEF".
+    static func hex(_ v: UInt16) -> String { String(v, radix: 16, uppercase: true) }
+
     static func requireValue<T>(_ value: T?, _ what: String = "a value") throws -> T {
-        guard let value else { throw ClauseFailure(description: "missing \(what)") }
+        guard let value else { throw ClauseFailure(description: "expected \(what), got none") }
         return value
     }
 }

@@ -10,12 +10,16 @@ public struct Clause: Sendable {
     /// The protocol.md section it checks, e.g. "2" or "6".
     public let section: String
     public let title: String
+    /// The protocol revision that introduced it: a board that keeps an older one is not held to it.
+    public let since: Revision
     let run: @Sendable (Rig) throws -> Verdict
 
-    init(_ id: String, _ section: String, _ title: String, _ run: @escaping @Sendable (Rig) throws -> Verdict) {
+    init(_ id: String, _ section: String, _ title: String, since: Revision = .r1_0,
+         _ run: @escaping @Sendable (Rig) throws -> Verdict) {
         self.id = id
         self.section = section
         self.title = title
+        self.since = since
         self.run = run
     }
 }
@@ -30,6 +34,8 @@ public struct ClauseResult: Sendable, Codable {
     public var id: String
     public var section: String
     public var title: String
+    /// The revision that introduced the clause, "1.1".
+    public var since: String
     /// "pass", "fail" or "n/a".
     public var outcome: String
     public var detail: String
@@ -38,16 +44,19 @@ public struct ClauseResult: Sendable, Codable {
 
 public struct ConformanceReport: Sendable, Codable {
     public var board: String
+    /// The revision the board was held to, "1.2" (the one it announced unless `conform --revision` said).
+    public var revision: String
     public var results: [ClauseResult]
     public var passed: Int { results.filter { $0.outcome == "pass" }.count }
     public var failed: Int { results.filter { $0.outcome == "fail" }.count }
     public var seconds: Double
 
-    enum CodingKeys: String, CodingKey { case board, results, passed, failed, seconds }
+    enum CodingKeys: String, CodingKey { case board, revision, results, passed, failed, seconds }
 
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(board, forKey: .board)
+        try c.encode(revision, forKey: .revision)
         try c.encode(results, forKey: .results)
         try c.encode(passed, forKey: .passed)
         try c.encode(failed, forKey: .failed)
@@ -57,12 +66,14 @@ public struct ConformanceReport: Sendable, Codable {
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         board = try c.decode(String.self, forKey: .board)
+        revision = try c.decodeIfPresent(String.self, forKey: .revision) ?? Revision.r1_0.description
         results = try c.decode([ClauseResult].self, forKey: .results)
         seconds = try c.decode(Double.self, forKey: .seconds)
     }
 
-    init(board: String, results: [ClauseResult], seconds: Double) {
+    init(board: String, revision: String, results: [ClauseResult], seconds: Double) {
         self.board = board
+        self.revision = revision
         self.results = results
         self.seconds = seconds
     }
@@ -71,16 +82,24 @@ public struct ConformanceReport: Sendable, Codable {
 public enum Conformance {
     /// Every clause, in the order they run (framing first: later clauses rely on it).
     public static let clauses: [Clause] = framingClauses + messageClauses + playbackClauses
-        + stopClauses + failsafeClauses + variantClauses + limitsClauses
+        + stopClauses + failsafeClauses + variantClauses + driveClauses + limitsClauses + revisionClauses
 
-    /// Runs `clauses` (all by default) against the board behind `rig`; `progress` sees each result.
+    /// Runs `clauses` (all by default) against the board behind `rig`; `progress` sees each result. A clause
+    /// introduced after the revision the board is held to (`rig.heldTo`) is not run: it is n/a, saying so.
     public static func run(_ rig: Rig, only: [String] = [], progress: (ClauseResult) -> Void = { _ in }) -> ConformanceReport {
         let start = Date()
         var results: [ClauseResult] = []
         for clause in clauses where only.isEmpty || only.contains(where: { clause.id.hasPrefix($0) }) {
             let t0 = Date()
-            var result = ClauseResult(id: clause.id, section: clause.section, title: clause.title, outcome: "pass",
-                                      detail: "", seconds: 0)
+            var result = ClauseResult(id: clause.id, section: clause.section, title: clause.title,
+                                      since: clause.since.description, outcome: "pass", detail: "", seconds: 0)
+            if clause.since > rig.heldTo {
+                result.outcome = "n/a"
+                result.detail = "introduced in revision \(clause.since); the board is held to \(rig.heldTo)"
+                results.append(result)
+                progress(result)
+                continue
+            }
             do {
                 // Every clause starts from a quiet, stopped board; one that ended in failsafe is configured again.
                 try rig.stopNow()
@@ -100,6 +119,7 @@ public enum Conformance {
             progress(result)
         }
         try? rig.stopNow()
-        return ConformanceReport(board: rig.info.displayName, results: results, seconds: Date().timeIntervalSince(start))
+        return ConformanceReport(board: rig.info.displayName, revision: rig.heldTo.description, results: results,
+                                 seconds: Date().timeIntervalSince(start))
     }
 }

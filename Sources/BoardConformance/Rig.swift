@@ -19,16 +19,26 @@ func require(_ condition: Bool, _ message: @autoclosure () -> String) throws(Cla
 public final class Rig {
     let channel: BoardChannel
     let clock: HostClock
-    /// What the board said it is (HELLO at the start of the run).
+    /// What the board said it is (HELLO at the start of the run; with its revision when it announces one).
     public let info: Info
+    /// The revision the board announced (1.0 when it announces none: it predates revision 1.2).
+    public let announced: Revision
+    /// The revision the clauses hold the board to: the announced one unless set otherwise.
+    public var heldTo: Revision
     /// Sequence numbers for hand-made frames (the channel numbers its own messages).
     private var rawSeq: UInt8 = 200
 
     public init(link: ByteLink, clock: HostClock = SystemClock(), bootWaitMs: Int = 3000) throws {
         channel = BoardChannel(link: link, clock: clock)
         self.clock = clock
-        info = try channel.hello(timeoutMs: bootWaitMs)
+        let plain = try channel.hello(timeoutMs: bootWaitMs)
+        info = try channel.announcedInfo() ?? plain
+        announced = Revision.announced(by: info)
+        heldTo = announced
     }
+
+    /// Whether the board is held to what `revision` introduced (for checks a later revision added to a clause).
+    func holds(_ revision: Revision) -> Bool { heldTo >= revision }
 
     var nowNs: UInt64 { clock.nowNs() }
     var clockHz: UInt64 { UInt64(info.clockHz) }
@@ -119,7 +129,7 @@ public final class Rig {
         let seq = try send(.heartbeat)
         let got = try collect(ms: 500) { answers(seq: seq, $0) }
         for case .status(let s) in got where s.ackSeq == seq { return s }
-        throw ClauseFailure(description: "no STATUS answered a HEARTBEAT within 500 ms")
+        throw ClauseFailure(description: "HEARTBEAT: expected STATUS within 500 ms, got \(got.brief)")
     }
 
     /// The board's clock now (one CLOCK exchange, taken at the middle of its round trip).
@@ -128,7 +138,7 @@ public final class Rig {
         try send(.clockRequest(token: token))
         let got = try collect(ms: 500) { if case .clock(let t, _) = $0 { return t == token } else { return false } }
         for case .clock(let t, let tick) in got where t == token { return tick }
-        throw ClauseFailure(description: "no CLOCK answered a CLOCK request within 500 ms")
+        throw ClauseFailure(description: "CLOCK_REQ: expected CLOCK within 500 ms, got \(got.brief)")
     }
 
     /// A frame rate the board takes: 250 Hz when it can, else its lowest.
@@ -146,9 +156,9 @@ public final class Rig {
         let got = try collect(ms: 500) { answers(seq: seq, $0) }
         for m in got {
             if case .status(let s) = m, s.ackSeq == seq { return s }
-            if case .nak(let n) = m, n.refSeq == seq { throw ClauseFailure(description: "CONFIGURE refused: \(n.code) detail \(n.detail)") }
+            if case .nak(let n) = m, n.refSeq == seq { throw ClauseFailure(description: "CONFIGURE: expected STATUS, got \(n.brief)") }
         }
-        throw ClauseFailure(description: "no reply to CONFIGURE within 500 ms")
+        throw ClauseFailure(description: "CONFIGURE: expected STATUS within 500 ms, got \(got.brief)")
     }
 
     /// FRAMES of `values` from `first`, in as many messages as they need; returns every reply.

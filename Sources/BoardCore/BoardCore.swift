@@ -44,6 +44,9 @@ public struct BoardCore<Port: MotorPort> {
     var tally = PlayedTally()
     var outbox = Outbox()
     var txSeq: UInt8 = 0
+    /// The revision the host named in its last HELLO (nil: none since boot, or a plain HELLO). Payloads a
+    /// later revision extends are sent in the layout of the lower of it and `Wire.revision` (section 10).
+    public internal(set) var hostRevision: UInt8?
 
     /// A board with `limits` should also set `Info.capLimits` in `info`: it answers LIMITS_REQ either way.
     public init(port: Port, info: Info, outputLeadTicks: UInt64 = 0, limits: Limits? = nil) {
@@ -115,7 +118,13 @@ public struct BoardCore<Port: MotorPort> {
     mutating func handle(_ message: HostMessage, seq: UInt8, now: UInt64) {
         switch message {
         case .hello:
+            hostRevision = nil  // a host that does not name its revision reads revision 1.1 payloads
             outbox.push(.info(info))
+        case .helloRevision(let r):
+            hostRevision = r
+            var announced = info
+            announced.revision = Wire.revision  // its extension laid out for min(r, Wire.revision)
+            outbox.push(.info(announced))
         case .heartbeat:
             outbox.push(.status(status(ackSeq: seq, now: now)))
         case .limitsRequest:

@@ -15,6 +15,8 @@ extension Info {
     /// "motorbreath-f4-erm fw 0.2.0"
     public var displayName: String { "\(name.text) fw \(firmwareVersion)" }
     public var firmwareVersion: String { "\(firmwareMajor).\(firmwareMinor).\(firmwarePatch)" }
+    /// The protocol revision the board announced, "1.2"; "1.0" for a board that announces none (section 10).
+    public var revisionText: String { "\(protocolVersion).\(revision ?? 0)" }
     public var motorName: String { motorKind == .lra ? "LRA" : "ERM" }
     /// Capability names, e.g. ["reverse", "lra-carrier"].
     public var capabilityNames: [String] {

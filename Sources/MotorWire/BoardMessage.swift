@@ -40,6 +40,7 @@ public enum BoardMessage: Sendable, Equatable {
             p.appendLE16(i.lraResonanceDeciHz)
             p.append(UInt8(i.name.count))
             for k in 0..<i.name.count { p.append(i.name[k]) }
+            if let revision = i.revision { p.append(revision) }  // the extension (section 10)
         case .clock(let token, let tick):
             p.appendLE32(token)
             p.appendLE64(tick)
@@ -96,14 +97,23 @@ public enum BoardMessage: Sendable, Equatable {
             guard nameLength <= BoardName.capacity, let kind = MotorKind(rawValue: p[4]) else {
                 throw .badPayload(type)
             }
-            try need(Info.fixedSize + nameLength)
+            // The extension after the name is laid out for the lower of the board's revision and ours, the
+            // revision HELLO announced: its size is exact either way.
+            let end = Info.fixedSize + nameLength
+            var revision: UInt8? = nil
+            if p.count > end {
+                revision = p[end]
+                try need(end + Info.extensionSize(revision: min(p[end], Wire.revision)))
+            } else {
+                try need(end)
+            }
             var name = BoardName()
             for k in 0..<nameLength { name.append(p[Info.fixedSize + k]) }
             self = .info(Info(protocolVersion: p[0], firmwareMajor: p[1], firmwareMinor: p[2],
                               firmwarePatch: p[3], motorKind: kind, pwmBits: p[5], capabilities: p[6],
                               bufferCapacity: p.le16(at: 7), minFrameRateHz: p.le16(at: 9),
                               maxFrameRateHz: p.le16(at: 11), clockHz: p.le32(at: 13),
-                              uniqueID: p.le64(at: 17), lraResonanceDeciHz: p.le16(at: 25), name: name))
+                              uniqueID: p.le64(at: 17), lraResonanceDeciHz: p.le16(at: 25), name: name, revision: revision))
         case .clock:
             try need(12)
             self = .clock(token: p.le32(at: 0), tick: p.le64(at: 4))

@@ -53,6 +53,13 @@ public struct Info: Sendable, Equatable {
     public var uniqueID: UInt64
     public var lraResonanceDeciHz: UInt16
     public var name: BoardName
+    /// The board's protocol revision of version 1 (2 = revision 1.2), from INFO's extension after the name;
+    /// nil for an INFO without one (a HELLO without `host_revision`, or a board older than revision 1.2).
+    public var revision: UInt8? = nil
+
+    /// Bytes of INFO's extension (after the name) a board sends to a host that reads `revision`:
+    /// revision 1.2 adds the revision byte. Later revisions append their fields (section 10).
+    public static func extensionSize(revision: UInt8) -> Int { revision >= 2 ? 1 : 0 }
 
     /// Capability bit: the driver can reverse the motor (H-bridge), so braking works.
     public static let capReverse: UInt8 = 0x01
@@ -68,7 +75,8 @@ public struct Info: Sendable, Equatable {
     public init(protocolVersion: UInt8 = Wire.version, firmwareMajor: UInt8, firmwareMinor: UInt8,
                 firmwarePatch: UInt8, motorKind: MotorKind, pwmBits: UInt8, capabilities: UInt8,
                 bufferCapacity: UInt16, minFrameRateHz: UInt16, maxFrameRateHz: UInt16,
-                clockHz: UInt32, uniqueID: UInt64, lraResonanceDeciHz: UInt16, name: BoardName) {
+                clockHz: UInt32, uniqueID: UInt64, lraResonanceDeciHz: UInt16, name: BoardName,
+                revision: UInt8? = nil) {
         self.protocolVersion = protocolVersion
         self.firmwareMajor = firmwareMajor
         self.firmwareMinor = firmwareMinor
@@ -83,6 +91,7 @@ public struct Info: Sendable, Equatable {
         self.uniqueID = uniqueID
         self.lraResonanceDeciHz = lraResonanceDeciHz
         self.name = name
+        self.revision = revision
     }
 }
 

@@ -3,6 +3,9 @@
 /// A message the host sends to the board.
 public enum HostMessage: Sendable, Equatable {
     case hello
+    /// HELLO carrying the highest revision of version 1 the host reads (revision 1.2 on): the board answers
+    /// INFO with its extension, which announces the board's revision (protocol.md section 10).
+    case helloRevision(UInt8)
     case configure(Configure)
     case clockRequest(token: UInt32)
     case frames(FramesBlock)
@@ -20,7 +23,7 @@ public enum HostMessage: Sendable, Equatable {
 
     public var type: MessageType {
         switch self {
-        case .hello: .hello
+        case .hello, .helloRevision: .hello
         case .configure: .configure
         case .clockRequest: .clockRequest
         case .frames: .frames
@@ -38,6 +41,8 @@ public enum HostMessage: Sendable, Equatable {
         switch self {
         case .hello, .heartbeat, .limitsRequest:
             break
+        case .helloRevision(let revision):
+            p.append(revision)
         case .configure(let c):
             p.appendLE16(c.frameRateHz)
             p.append(c.dutyFormat.rawValue)
@@ -81,6 +86,10 @@ public enum HostMessage: Sendable, Equatable {
         }
         switch type {
         case .hello:
+            if p.count == 1 {  // revision 1.2: the host names the highest revision it reads
+                self = .helloRevision(p[0])
+                return
+            }
             try need(0)
             self = .hello
         case .heartbeat:

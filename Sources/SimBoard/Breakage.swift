@@ -1,6 +1,7 @@
 // Deliberately broken simulated boards, for proving that the conformance suite catches a board that
 // breaks one promise of protocol.md (and names that clause only). The board logic stays correct; the
-// lie is told on the way out, as a flawed firmware would tell it.
+// lie is told on the way out, as a flawed firmware would tell it. conform sees only the port, so a board
+// whose STATUS reports a wrong level is, to it, a board that drives that level and reports it honestly.
 
 import MotorWire
 
@@ -9,32 +10,80 @@ public enum Breakage: String, Sendable, CaseIterable {
     case failsafeReport = "failsafe-report"
     /// INFO claims twice the buffer the board has: the window edge is not where INFO puts it.
     case windowEdge = "window-edge"
+    /// u8 frames are output at half their level (a firmware scaling 0...255 to half its PWM range).
+    case halfDriveU8 = "half-drive-u8"
+    /// INFO says the board cannot reverse (capability bit 0 clear), yet negative levels are output.
+    case reverseUnannounced = "reverse-unannounced"
+    /// A known type with the wrong payload size is refused (NAK bad_message) but not counted in rx_other_errors.
+    case payloadSizeUncounted = "payload-size-uncounted"
+    /// A board written to revision 1.0: it announces no revision and lacks what 1.1 added (no unsolicited
+    /// STATUS when playback ends by itself, wrong payload sizes not counted).
+    case revision10 = "revision-1.0"
 
-    /// What the broken board sends instead of `message` (nil: nothing).
-    func rewrite(_ message: BoardMessage) -> BoardMessage? {
+    /// What the broken board sends instead of `message` (nil: nothing), given what it knows (`context`).
+    func rewrite(_ message: BoardMessage, _ context: BreakageContext) -> BoardMessage? {
         switch (self, message) {
-        case (.failsafeReport, .status(let s)) where s.ackSeq == 0 && s.state == .failsafe:
+        case (.failsafeReport, .status(let s)) where context.unsolicited(s) && s.state == .failsafe:
             return nil
         case (.windowEdge, .info(var i)):
             i.bufferCapacity *= 2
             return .info(i)
+        case (.halfDriveU8, .status(var s)) where context.format == .u8:
+            s.output /= 2
+            return .status(s)
+        case (.reverseUnannounced, .info(var i)):
+            i.capabilities &= ~Info.capReverse
+            return .info(i)
+        case (.payloadSizeUncounted, .status(var s)):
+            s.rxOtherErrors &-= context.payloadErrors
+            return .status(s)
+        case (.revision10, .info(var i)):
+            i.revision = nil
+            return .info(i)
+        case (.revision10, .status(var s)):
+            if context.unsolicited(s) { return nil }
+            s.rxOtherErrors &-= context.payloadErrors
+            return .status(s)
         default:
             return message
         }
     }
 
     /// Re-encodes one wire frame with `rewrite` applied (other frames pass through as they are).
-    func rewrite(wire: FixedBytes) -> [UInt8] {
+    func rewrite(wire: FixedBytes, _ context: BreakageContext) -> [UInt8] {
         var decoder = FrameDecoder()
         var bytes: [UInt8] = []
         for i in 0..<wire.count { bytes.append(wire[i]) }
         for b in bytes {
             guard case .packet(let p)? = decoder.push(b), let m = try? BoardMessage(p) else { continue }
-            guard let replaced = rewrite(m) else { return [] }
+            guard let replaced = rewrite(m, context) else { return [] }
             var out = FixedBytes()
             guard replaced.encode(seq: p.seq, into: &out) else { return bytes }
             return (0..<out.count).map { out[$0] }
         }
         return bytes
+    }
+}
+
+/// What a broken board knows when it tells its lie: the stream's duty format, and how many host messages
+/// it refused for their payload (which a board that does not count them leaves out of rx_other_errors).
+struct BreakageContext {
+    var format: DutyFormat?
+    var payloadErrors: UInt16 = 0
+    /// Sequence numbers of the host messages heard since the board last sent (a reply to seq 0 also has
+    /// ack_seq 0, as an unsolicited STATUS does).
+    var heardSeqs: Set<UInt8> = []
+    private var decoder = FrameDecoder()
+
+    /// Whether `s` is unsolicited rather than the answer to a message with seq 0 just heard.
+    func unsolicited(_ s: Status) -> Bool { s.ackSeq == 0 && !heardSeqs.contains(0) }
+
+    /// Follows the bytes the board receives, counting messages refused for their payload.
+    mutating func heard(_ byte: UInt8) {
+        guard case .packet(let p)? = decoder.push(byte) else { return }
+        heardSeqs.insert(p.seq)
+        do throws(WireError) { _ = try HostMessage(p) } catch {
+            if case .badPayload = error { payloadErrors &+= 1 }
+        }
     }
 }

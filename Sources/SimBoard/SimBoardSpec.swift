@@ -20,7 +20,8 @@ public struct SimBoardSpec: Sendable {
     public init() {}
 
     public var info: Info {
-        Info(firmwareMajor: 0, firmwareMinor: 1, firmwarePatch: 0, motorKind: motor, pwmBits: 16,
+        Info(firmwareMajor: MotorbreathVersion.major, firmwareMinor: MotorbreathVersion.minor,
+             firmwarePatch: MotorbreathVersion.patch, motorKind: motor, pwmBits: 16,
              capabilities: (motor == .lra ? Info.capReverse | Info.capLRACarrier : Info.capReverse) | Info.capReplace
                  | (limits != nil ? Info.capLimits : 0),
              bufferCapacity: bufferCapacity, minFrameRateHz: 50, maxFrameRateHz: 1000, clockHz: clockHz,

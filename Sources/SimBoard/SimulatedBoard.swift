@@ -27,6 +27,7 @@ public final class SimulatedBoard: @unchecked Sendable {
     private var firstStartNs: UInt64?
     /// A promise of the protocol this board breaks on purpose (conformance tests only).
     public var breakage: Breakage?
+    private var breakageContext = BreakageContext()
 
     public init(spec: SimBoardSpec, link: ByteLink) {
         self.spec = spec
@@ -90,6 +91,7 @@ public final class SimulatedBoard: @unchecked Sendable {
             mutex.withLock {
                 let t = now
                 if isDeaf(atHostNs: MonotonicClock.nowNs()) { bytes = [] }
+                if breakage != nil { for b in bytes { breakageContext.heard(b) } }
                 for b in bytes { core.receive(b, now: t) }
                 if firstStartNs == nil && core.state == .armed { firstStartNs = MonotonicClock.nowNs() }
                 // Service until nothing is due; the core pauses when its outbox is nearly full.
@@ -99,6 +101,7 @@ public final class SimulatedBoard: @unchecked Sendable {
                     drainLocked()
                     rounds += 1
                 } while core.nextWake(now: now) <= now && rounds < 64
+                breakageContext.heardSeqs.removeAll()
                 if let log = driveLog { log.changes(core.port.takeSettled(before: now)) }
             }
         }
@@ -117,7 +120,8 @@ public final class SimulatedBoard: @unchecked Sendable {
         var out: [UInt8] = []
         while core.nextOutgoing(into: &wire) {
             if let breakage {
-                out += breakage.rewrite(wire: wire)
+                breakageContext.format = core.config?.dutyFormat
+                out += breakage.rewrite(wire: wire, breakageContext)
             } else {
                 for i in 0..<wire.count { out.append(wire[i]) }
             }

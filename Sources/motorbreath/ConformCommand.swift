@@ -14,7 +14,9 @@ struct ConformCommand: ParsableCommand {
         discussion: """
             Written for firmware authors: it needs nothing but the port. Each clause prints PASS, FAIL (with \
             what was seen) or N/A (a variant the board does not have), and the protocol.md section it checks. \
-            It takes about 20 seconds and leaves the motor off. Exit status 0 only when every clause passes.
+            It takes about 20 seconds and leaves the motor off. Exit status 0 only when every clause passes. \
+            A board is held to the protocol revision it announces (1.0 when it announces none): clauses a \
+            later revision introduced are N/A; --revision holds it to another.
 
             Examples:
               motorbreath conform --port /dev/ttyUSB0
@@ -31,12 +33,19 @@ struct ConformCommand: ParsableCommand {
     @Option(help: "Run only the clauses whose id starts with this (repeatable), e.g. framing, stop.deferred.")
     var only: [String] = []
 
+    @Option(help: ArgumentHelp("Hold the board to this protocol revision (1.0, 1.1, 1.2) instead of the one it announces.",
+                               valueName: "revision"))
+    var revision: String?
+
     @Flag(help: "Print one JSON report on stdout.")
     var json = false
 
     func validate() throws {
         guard simulate || connection.port != nil else {
             throw ValidationError("say where the board is: --port /dev/ttyUSB0, or --simulate")
+        }
+        if let revision, Revision(parsing: revision).map({ $0 <= .current }) != true {
+            throw ValidationError("--revision is one of 1.0 ... \(Revision.current), not '\(revision)'")
         }
     }
 
@@ -57,11 +66,15 @@ struct ConformCommand: ParsableCommand {
         }
         let rig: Rig
         do { rig = try Rig(link: link, bootWaitMs: connection.bootWait) } catch { throw fail("\(error)") }
-        if !json { Stderr.write("board: \(rig.info.displayName)\n") }
+        if let revision, let held = Revision(parsing: revision) { rig.heldTo = held }
+        if !json {
+            let announced = rig.info.revision == nil ? "announces no revision" : "announces revision \(rig.announced)"
+            Stderr.write("board: \(rig.info.displayName), \(announced); held to revision \(rig.heldTo)\n")
+        }
         let report = Conformance.run(rig, only: only) { r in
             guard !json else { return }
             let mark = r.outcome == "pass" ? "PASS" : r.outcome == "fail" ? "FAIL" : "N/A "
-            print("\(mark)  §\(r.section)  \(r.id.padding(toLength: 34, withPad: " ", startingAt: 0)) \(r.title)")
+            print("\(mark)  \("§\(r.section)".padding(toLength: 4, withPad: " ", startingAt: 0)) \(r.id.padding(toLength: 34, withPad: " ", startingAt: 0)) \(r.title)")
             if !r.detail.isEmpty { print("      \(r.detail)") }
         }
         if json {

@@ -22,6 +22,8 @@ struct InfoCommand: ParsableCommand {
         var name: String
         var firmware: String
         var protocolVersion: Int
+        /// "1.2": the revision the board announced ("1.0" when it announces none).
+        var protocolRevision: String
         var motor: String
         var pwmBits: Int
         var capabilities: [String]
@@ -37,7 +39,8 @@ struct InfoCommand: ParsableCommand {
         var limits: LimitsOutput?
 
         enum CodingKeys: String, CodingKey {
-            case port, name, firmware, protocolVersion = "protocol_version", motor, pwmBits = "pwm_bits", capabilities
+            case port, name, firmware, protocolVersion = "protocol_version",
+                 protocolRevision = "protocol_revision", motor, pwmBits = "pwm_bits", capabilities
             case bufferFrames = "buffer_frames", frameRateHz = "frame_rate_hz", clockHz = "clock_hz", uniqueID = "unique_id"
             case lraResonanceHz = "lra_resonance_hz", state, output, failsafeTrips = "failsafe_trips", rxErrors = "rx_errors"
             case limits
@@ -69,12 +72,14 @@ struct InfoCommand: ParsableCommand {
         let status: Status
         var limits: Limits?
         do {
-            info = try channel.hello(timeoutMs: connection.bootWait)
+            let plain = try channel.hello(timeoutMs: connection.bootWait)
+            info = try channel.announcedInfo() ?? plain  // the revision, from a board that announces one
             status = try channel.status(timeoutMs: 500)
             if info.capabilities & Info.capLimits != 0 { limits = try channel.limits(timeoutMs: 500) }
         } catch { throw fail(error) }
         let out = Output(
             port: port, name: info.name.text, firmware: info.firmwareVersion, protocolVersion: Int(info.protocolVersion),
+            protocolRevision: info.revisionText,
             motor: info.motorName, pwmBits: Int(info.pwmBits), capabilities: info.capabilityNames,
             bufferFrames: Int(info.bufferCapacity), frameRateHz: [Int(info.minFrameRateHz), Int(info.maxFrameRateHz)],
             clockHz: Int(info.clockHz), uniqueID: String(info.uniqueID, radix: 16),
@@ -90,7 +95,7 @@ struct InfoCommand: ParsableCommand {
             try printJSON(out)
             return
         }
-        print("board         \(out.name) (firmware \(out.firmware), protocol v\(out.protocolVersion)) on \(port)")
+        print("board         \(out.name) (firmware \(out.firmware), protocol \(out.protocolRevision)) on \(port)")
         print("motor         \(out.motor), PWM \(out.pwmBits) bits\(out.capabilities.isEmpty ? "" : ", " + out.capabilities.joined(separator: ", "))")
         if let hz = out.lraResonanceHz { print("resonance     \(hz) Hz") }
         print("buffer        \(out.bufferFrames) frames, frame rates \(out.frameRateHz[0])...\(out.frameRateHz[1]) Hz")

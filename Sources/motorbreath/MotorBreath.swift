@@ -2,6 +2,7 @@
 
 import ArgumentParser
 import Glibc
+import MotorWire
 
 @main
 struct MotorBreath: ParsableCommand {
@@ -23,6 +24,7 @@ struct MotorBreath: ParsableCommand {
               motorbreath fidelity                  # felt error, render speed
               motorbreath calibrate --port /dev/ttyUSB0 --spot wrist
             """,
+        version: MotorbreathVersion.text,
         subcommands: [Play.self, PortsCommand.self, InfoCommand.self, BenchCommand.self, ConformCommand.self, LatencyCommand.self, PaletteCommand.self, CalibrateCommand.self, SelftestCommand.self, RenderCommand.self, FidelityCommand.self, BenchmarkCommand.self, SimBoardCommand.self],
         defaultSubcommand: Play.self
     )
@@ -33,7 +35,7 @@ struct MotorBreath: ParsableCommand {
         let arguments = Array(CommandLine.arguments.dropFirst())
         let commands = configuration.subcommands.map { $0._commandName } + ["help"]
         if let first = arguments.first, !first.hasPrefix("-"), !commands.contains(first) {
-            Stderr.write("motorbreath: unknown command '\(first)' (commands: \(OptionValue.list(commands.filter { $0 != "help" })); see motorbreath --help)\n")
+            Stderr.write("motorbreath: unknown command '\(oneLine(first))' (commands: \(OptionValue.list(commands.filter { $0 != "help" })); see motorbreath --help)\n")
             Glibc.exit(ExitCode.validationFailure.rawValue)
         }
         do {
@@ -43,7 +45,7 @@ struct MotorBreath: ParsableCommand {
             let code = exitCode(for: error)
             if code == .success { exit(withError: error) }  // --help, --version
             let lines = message(for: error).split(separator: "\n")
-            if !lines.isEmpty { Stderr.write("motorbreath: \(lines.joined(separator: "; "))\n") }
+            if !lines.isEmpty { Stderr.write("motorbreath: \(oneLine(lines.joined(separator: "; ")))\n") }
             Glibc.exit(code.rawValue)
         }
     }

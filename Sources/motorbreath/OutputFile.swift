@@ -2,6 +2,7 @@
 // file replaced atomically (a temporary file renamed over it). Every write is checked; errors are one line.
 
 import Glibc
+import Synchronization
 
 /// A buffered byte sink. Nothing is final until `close()`: a regular file appears (or is replaced) only
 /// then, whole; if the command fails first, the temporary file is removed and the old file is untouched.
@@ -66,15 +67,49 @@ final class OutputFile {
         return OutputFile(name: path, fd: fd, ownsDescriptor: true)
     }
 
+    /// A file replaced whole: written to a temporary file beside it, renamed over it at `close()`. The
+    /// file's own write permission is honoured, as `cp` does (the rename alone needs only the directory's).
     private static func atomic(_ path: String, mode: mode_t?) throws -> OutputFile {
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { String(path[...$0]) } ?? ""
-        let base = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        let temporary = "\(directory).\(base).motorbreath-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
+        if mode != nil && access(path, W_OK) != 0 {
+            throw fail("cannot write \(path): \(errno == EROFS ? "it is on a read-only file system" : "the file is read-only (chmod u+w \(path) to allow it, or choose another name)")")
+        }
+        // Short, so any valid file name has room beside it (NAME_MAX is 255 bytes).
+        let temporary = "\(directory).motorbreath-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
         let fd = Glibc.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
-        guard fd >= 0 else { throw fail("cannot write \(path): \(errorText(errno))") }
+        guard fd >= 0 else {
+            let code = errno
+            let place = directory.isEmpty ? "the current directory" : directory
+            switch code {
+            case EACCES, EPERM:
+                throw fail("cannot write \(path): \(place) is not writable, and \(mode == nil ? "a new file" : "a file replaced whole") is made there first; choose another directory")
+            case EROFS:
+                throw fail("cannot write \(path): it is on a read-only file system")
+            case ENOENT where mode != nil:
+                throw fail("cannot write \(path): \(place) takes no new files (\(errorText(code))), and the file is replaced whole through one; choose another directory")
+            default:
+                throw fail("cannot write \(path): \(errorText(code))")
+            }
+        }
         if let mode { _ = fchmod(fd, mode) }
+        OutputFile.pendingTemporary.store(UInt(bitPattern: strdup(temporary)), ordering: .sequentiallyConsistent)
         return OutputFile(name: path, fd: fd, temporary: temporary, target: path, ownsDescriptor: true)
+    }
+
+    /// The temporary file being written, as the address of its name in C text (0: none), for a signal
+    /// handler to remove: a command writes one output file at a time.
+    private static let pendingTemporary = Atomic<UInt>(0)
+
+    /// From a signal handler (async-signal-safe: one atomic load and unlink): removes the temporary file
+    /// of an output not yet final, so an interrupted render leaves nothing beside its target.
+    static func removeTemporaryFromSignalHandler() {
+        if let name = UnsafePointer<CChar>(bitPattern: pendingTemporary.load(ordering: .sequentiallyConsistent)) { unlink(name) }
+    }
+
+    /// The temporary file is renamed or removed: the signal handler has nothing to remove any more.
+    private static func forgetTemporary() {
+        if let name = UnsafeMutablePointer<CChar>(bitPattern: pendingTemporary.exchange(0, ordering: .sequentiallyConsistent)) { free(name) }
     }
 
     func write(_ text: String) throws {
@@ -124,13 +159,17 @@ final class OutputFile {
         }
         if let temporary, let target {
             guard rename(temporary, target) == 0 else { throw fail("cannot write \(target): \(errorText(errno))") }
+            OutputFile.forgetTemporary()
             self.temporary = nil
         }
     }
 
     deinit {
         if ownsDescriptor && fd >= 0 { Glibc.close(fd) }
-        if let temporary { unlink(temporary) }
+        if let temporary {
+            OutputFile.forgetTemporary()
+            unlink(temporary)
+        }
     }
 }
 

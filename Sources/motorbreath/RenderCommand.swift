@@ -44,6 +44,7 @@ struct RenderCommand: ParsableCommand {
     var output: String?
 
     func run() throws {
+        Signals.exitRestoringTerminal()  // an interrupted render leaves no temporary file behind
         let res = DutyResolution(rawValue: resolution) ?? .i16
         let calibrated = try calibration.named()
         let base = try motorProfile(motor)
@@ -57,7 +58,7 @@ struct RenderCommand: ParsableCommand {
                                      feltRange: calibrated?.feltRange)
         switch format {
         case "ahap":
-            try out.write(AHAPExport.text(built.pattern))
+            try AHAPExport.write(built.pattern) { piece throws in try out.write(piece) }
         case "csv":
             try FrameWriters.csv(renderer, to: out)
         case "json":

@@ -21,12 +21,14 @@ enum Signals {
         signal(SIGPIPE, SIG_IGN)
     }
 
-    /// For commands with no loop that polls `pending` (benchmark): SIGINT, SIGTERM and SIGHUP give the
-    /// cursor and colours back and exit at once with 128 + signal. Nothing else to undo: no hardware.
+    /// For commands with no loop that polls `pending` (render, benchmark): SIGINT, SIGTERM and SIGHUP give
+    /// the cursor and colours back, remove an output file's temporary file, and exit at once with
+    /// 128 + signal. Nothing else to undo: no hardware.
     static func exitRestoringTerminal() {
         unblock([SIGINT, SIGTERM, SIGHUP])
         let handler: @convention(c) (Int32) -> Void = { sig in
             Terminal.restoreFromSignalHandler()
+            OutputFile.removeTemporaryFromSignalHandler()
             _exit(128 + sig)
         }
         signal(SIGINT, handler)

@@ -29,7 +29,7 @@ struct SimBoardCommand: ParsableCommand {
     @Flag(help: "Be an echo (loopback) instead of a board: every byte comes back (for selftest --loopback).")
     var echo = false
 
-    @Option(help: "Also make the port reachable at this path (a symlink, replaced atomically, removed on exit): a stable name across restarts, like socat's link=.")
+    @Option(help: "Also make the port reachable at this path, a symlink: a stable name across restarts, like socat's link=. Made only where nothing is, or over the link of a board that is gone (its pseudo-terminal no longer exists); removed at exit only while it still names this board. Anything else at the path is refused.")
     var link: String?
 
     @Option(parsing: .unconditional, help: "Fault injection: this many seconds after the first START (0...86400), hear nothing for --deaf-ms (the failsafe fires; the host must re-prepare).",
@@ -57,15 +57,11 @@ struct SimBoardCommand: ParsableCommand {
             }
             return
         }
+        var name: PtyLinkName?
         if let link {
-            // A new name first, then rename over the old link: a host reopening the path never sees it missing.
-            let temporary = link + ".\(getpid()).tmp"
-            unlink(temporary)
-            guard symlink(pty.slavePath, temporary) == 0, rename(temporary, link) == 0 else {
-                throw fail("cannot create the link \(link): \(String(cString: strerror(errno)))")
-            }
+            do { name = try PtyLinkName.claim(link, for: pty.slavePath) } catch { throw fail(error) }
         }
-        defer { if let link { unlink(link) } }
+        defer { name?.release() }
         let board = SimulatedBoard(spec: spec, link: pty)
         board.persistent = true
         if let path = driveLog {

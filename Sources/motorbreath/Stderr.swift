@@ -13,10 +13,28 @@ enum Stderr {
     static var isTerminal: Bool { isatty(2) == 1 }
 }
 
-/// Prints "motorbreath: <message>" on stderr and exits with `code`, no stack trace.
+/// Prints "motorbreath: <message>" on stderr and exits with `code`, no stack trace. The message is one
+/// line whatever the input it quotes: control characters (a NUL, a newline, an escape) are shown escaped.
 func fail(_ message: CustomStringConvertible, code: Int32 = 1) -> ExitCode {
-    Stderr.write("motorbreath: \(message)\n")
+    Stderr.write("motorbreath: \(oneLine(message.description))\n")
     return ExitCode(code)
+}
+
+/// `text` with every control character written as a Swift-style escape (\n, \t, \u{1B}), so text quoted
+/// from a user's input can neither break an error line nor drive the terminal.
+func oneLine(_ text: String) -> String {
+    var out = ""
+    for scalar in text.unicodeScalars {
+        switch scalar {
+        case "\n": out += "\\n"
+        case "\r": out += "\\r"
+        case "\t": out += "\\t"
+        case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
+            out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+        default: out.unicodeScalars.append(scalar)
+        }
+    }
+    return out
 }
 
 /// Prints `value` as pretty, key-sorted JSON on stdout: the `--json` output of every command.

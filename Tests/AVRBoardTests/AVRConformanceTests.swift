@@ -21,6 +21,7 @@ import Testing
               + "not applicable: \(notApplicable.map { "\($0["id"] ?? "")" }), \(report["seconds"] ?? "?") s")
         for f in failed { print("  FAIL \(f["id"] ?? "") \(f["detail"] ?? "")") }
         #expect(failed.isEmpty)
+        #expect(report["revision"] as? String == "1.2")  // judged by the revision it announces, the current one
         #expect((report["passed"] as? Int ?? 0) >= 40)
     }
 }

@@ -60,6 +60,7 @@ func judgeFailsafe(_ report: PlayReport, qemuWaitMs: Double?, failsafeMs: Double
         #expect(info["name"] as? String == "motorbreath-qemu-erm")
         #expect(info["firmware"] as? String == "0.3.0")
         #expect(info["protocol_version"] as? Int == Int(Wire.version))
+        #expect(info["protocol_revision"] as? String == "1.\(Wire.revision)")  // announced (protocol.md section 10)
         #expect(info["motor"] as? String == "ERM")
         #expect(info["pwm_bits"] as? Int == 14)  // 168 MHz / 20 kHz = 8400 counts
         #expect(info["capabilities"] as? [String] == ["drive-ceiling"])  // a MOSFET cannot reverse

@@ -118,7 +118,11 @@ let badCommandLines: [BadInput] = [
     BadInput("render -o /tmp", failure, "motorbreath: cannot write /tmp: it is a directory"),
     BadInput("render -o /dev/full", failure, "motorbreath: cannot write /dev/full: No space left on device"),
     BadInput("benchmark -o /nonexistent/b.md", failure, "motorbreath: cannot write /nonexistent/b.md: No such file or directory"),
-    BadInput("render --ahap /nonexistent.ahap", failure, "motorbreath: bad AHAP file: /nonexistent.ahap: cannot read the file"),
+    BadInput("render --ahap /nonexistent.ahap", failure, "motorbreath: bad AHAP file: /nonexistent.ahap: cannot read the file: No such file or directory"),
+    BadInput("render --ahap /tmp", failure, "motorbreath: bad AHAP file: /tmp: it is a directory, not a file"),
+    // What the user typed is quoted escaped: an escape sequence never reaches the terminal raw.
+    BadInput("bad\u{1B}[31mcommand", usage,
+             "motorbreath: unknown command 'bad\\u{1B}[31mcommand' (commands: play, ports, info, bench, conform, latency, palette, calibrate, selftest, render, fidelity, benchmark or sim-board; see motorbreath --help)"),
 ]
 
 /// AHAP files people write: each refused with one line naming where, by `render` and by `play`.
@@ -138,6 +142,14 @@ let badAHAPFiles: [(String, String)] = [
     (#"{"Pattern": [{"Event": {"Time": 1e400, "EventType": "HapticTransient"}}]}"#, "line 1, column 33: not valid JSON: number too large"),
     (#"{"Pattern": [{"Event": {"Time": 0, "Type": 7}}]}"#, "Pattern[0].Event.Type: missing or not a string"),
     (String(repeating: "[", count: 10_000), "line 1, column 129: not valid JSON: nested more than 128 levels deep"),
+    (#"{"Pattern": {}}"#, "Pattern: expected an array of events and parameters, found an object"),
+    (#"{"Pattern": 3, "Pattern": []}"#, "top level: \"Pattern\" appears twice"),
+    (#"{"Version": 1}"#, "top level: no \"Pattern\" array"),
+    (#"["Pattern"]"#, "top level: expected a JSON object with a \"Pattern\" array, found an array"),
+    // NUL, escape and newline bytes are named, never echoed raw.
+    (String(repeating: "\u{0}", count: 64), "line 1, column 1: not valid JSON: unexpected byte 0x00"),
+    ("{\"Pattern\": [\n\u{1B}[31m]}", "line 2, column 1: not valid JSON: unexpected byte 0x1B"),
+    (#"{"Pattern": [{"Event": {"Time": 0, "EventType": "Haptic\nX"}}]}"#, "Pattern[0].Event.EventType: unknown event type 'Haptic\\nX'"),
 ]
 
 /// motorbreath run to completion off the test pool (the cases run side by side and each waits for a process).
@@ -193,5 +205,68 @@ func run(_ arguments: [String]) async throws -> (status: Int32, stdout: String, 
         p.waitUntilExit()
         #expect(p.terminationStatus == failure)
         #expect(text == "motorbreath: cannot write standard output: No space left on device\n")
+    }
+}
+
+/// The encodings JSONSerialization reads are read too; what is refused says why, naming the file.
+@Suite(.timeLimit(.minutes(3))) struct AHAPEncodingTests {
+    static let text = #"{"Pattern": [{"Event": {"Time": 0.5, "EventType": "HapticContinuous", "EventDuration": 1}}]}"#
+
+    func render(_ bytes: [UInt8]) throws -> (RunResult, String) {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("enc-\(UUID().uuidString).ahap").path
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        return (try runMotorbreath(["render", "--ahap", path, "--frame-rate", "50"]), path)
+    }
+
+    @Test func utf8WithABomAndUTF16EitherWayRoundRenderAsUTF8Does() throws {
+        let plain = try render(Array(Self.text.utf8)).0
+        #expect(plain.status == 0, "\(plain.stderr)")
+        let utf16 = Array(Self.text.utf16)
+        let encodings: [(String, [UInt8])] = [
+            ("UTF-8 with a BOM", [0xEF, 0xBB, 0xBF] + Array(Self.text.utf8)),
+            ("UTF-16LE with a BOM", [0xFF, 0xFE] + utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }),
+            ("UTF-16BE with a BOM", [0xFE, 0xFF] + utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }),
+            ("UTF-16LE", utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }),
+            ("UTF-16BE", utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }),
+        ]
+        for (name, bytes) in encodings {
+            let r = try render(bytes).0
+            #expect(r.status == 0 && r.stderr.isEmpty, "\(name): \(r.stderr)")
+            #expect(r.stdout == plain.stdout, "\(name): not the same frames as UTF-8")
+        }
+    }
+
+    @Test func utf32IsNamedAndATrailingCommaIsReadWithANote() throws {
+        let utf32 = Array(Self.text.unicodeScalars).flatMap { s -> [UInt8] in [0, 0, 0, UInt8(s.value)] }
+        let (r, path) = try render(utf32)
+        #expect(r.status == failure)
+        #expect(r.stderr == "motorbreath: bad AHAP file: \(path): the file is UTF-32; save it as UTF-8\n")
+        let comma = try render(Array(#"{"Pattern": [{"Event": {"Time": 0, "EventType": "HapticTransient"}},]}"#.utf8)).0
+        #expect(comma.status == 0)
+        #expect(comma.stderr == "motorbreath: note: line 1, column 69: a trailing comma (read, but Core Haptics refuses the file)\n")
+    }
+
+    /// A file over the limit is refused from its size, before it is read (a sparse 1.5 GB file here: reading
+    /// it would take seconds and gigabytes).
+    @Test func aFileOverTheLimitIsRefusedBeforeItIsRead() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("huge-\(UUID().uuidString).ahap").path
+        #expect(FileManager.default.createFile(atPath: path, contents: nil))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(truncate(path, 1500 << 20) == 0)
+        let r = try runMotorbreath(["render", "--ahap", path], timeout: 20)
+        #expect(r.status == failure)
+        #expect(r.stderr == "motorbreath: bad AHAP file: \(path): the file is larger than the 64 MB an AHAP file may have (1500 MB)\n")
+    }
+
+    @Test func versionIsTheSimulatedBoardsFirmwareVersion() throws {
+        let r = try runMotorbreath(["--version"])
+        #expect(r.status == 0 && r.stderr.isEmpty, "\(r.stderr)")
+        let board = try SimBoardProcess()
+        defer { board.stop() }
+        let info = try runMotorbreath(["info", "--port", board.ptyPath, "--json"], timeout: 30)
+        #expect(info.status == 0, "\(info.stderr)")
+        let firmware = try #require(try jsonObject(info.stdout)["firmware"] as? String)
+        #expect(r.stdout == firmware + "\n", "the simulated board's INFO says \(firmware)")
     }
 }

@@ -63,6 +63,28 @@ import Testing
         #expect(throws: WireError.unknownType(0x7F)) { try HostMessage(Packet(type: 0x7F, seq: 0)) }
         #expect(throws: WireError.unknownType(0x84)) { try HostMessage(Packet(type: 0x84, seq: 0)) }
         #expect(throws: WireError.unknownType(0x01)) { try BoardMessage(Packet(type: 0x01, seq: 0)) }
+        // HELLO is empty or carries host_revision (revision 1.2), nothing longer.
+        #expect(throws: WireError.badPayload(.hello)) { try HostMessage(Packet(type: 0x01, seq: 0, payload: fixed([2, 0]))) }
+    }
+
+    /// INFO's extension (protocol.md section 10) is exact: laid out for the lower of the board's revision and
+    /// this host's, so a later board's INFO has the size of this revision's extension, and any other is refused.
+    @Test func infoExtensionSizesAreExact() throws {
+        let plain = BoardMessage.info(Info(firmwareMajor: 1, firmwareMinor: 0, firmwarePatch: 0, motorKind: .erm, pwmBits: 8,
+                                           capabilities: 0, bufferCapacity: 256, minFrameRateHz: 50, maxFrameRateHz: 1000,
+                                           clockHz: 1_000_000, uniqueID: 7, lraResonanceDeciHz: 0, name: BoardName("b")))
+        let base = array(plain.payload())
+        func info(_ extra: [UInt8]) throws -> Info {
+            guard case .info(let i) = try BoardMessage(Packet(type: 0x81, seq: 0, payload: fixed(base + extra))) else {
+                throw WireError.badPayload(.info)
+            }
+            return i
+        }
+        #expect(try info([]).revision == nil)
+        #expect(try info([Wire.revision]).revision == Wire.revision)
+        #expect(try info([Wire.revision + 1]).revision == Wire.revision + 1)  // a later board, our layout
+        #expect(throws: WireError.badPayload(.info)) { try info([Wire.revision, 0]) }
+        #expect(throws: WireError.badPayload(.info)) { try info([0]) }  // revision 1.0 has no extension
     }
 
     @Test func framesRejectsBadCountsAndFormats() {

@@ -19,6 +19,7 @@ enum Golden {
             ("heartbeat", 6, .heartbeat),
             ("replace", 7, .replace(FramesBlock(firstIndex: 10, format: .u8, values: replaced))),
             ("limits-request", 7, .limitsRequest),
+            ("hello-revision", 0, .helloRevision(2)),
         ]
     }
 
@@ -28,6 +29,10 @@ enum Golden {
                                    capabilities: Info.capReverse, bufferCapacity: 1024, minFrameRateHz: 50,
                                    maxFrameRateHz: 1000, clockHz: 1_000_000, uniqueID: 0x0123_4567_89AB_CDEF,
                                    lraResonanceDeciHz: 0, name: BoardName("demo")))),
+            ("info-revision", 0, .info(Info(firmwareMajor: 0, firmwareMinor: 1, firmwarePatch: 0, motorKind: .erm, pwmBits: 16,
+                                            capabilities: Info.capReverse, bufferCapacity: 1024, minFrameRateHz: 50,
+                                            maxFrameRateHz: 1000, clockHz: 1_000_000, uniqueID: 0x0123_4567_89AB_CDEF,
+                                            lraResonanceDeciHz: 0, name: BoardName("demo"), revision: 2))),
             ("clock", 1, .clock(token: 0x0102_0304, tick: 1_234_567)),
             ("status", 2, .status(Status(state: .playing, ackSeq: 3, fill: 200, free: 824, nextExpected: 700,
                                          nextPlay: 500, underruns: 0, lateFrames: 0, duplicateFrames: 1,

@@ -12,10 +12,27 @@ public enum AHAPExport {
         Data(text(pattern, description: description).utf8)
     }
 
+    /// The same bytes as `write`, as one string (for small patterns and tests).
     public static func text(_ pattern: HapticPattern, description: String = "made by motorbreath") -> String {
+        var out = ""
+        write(pattern, description: description) { out += $0 }
+        return out
+    }
+
+    /// AHAP JSON for `pattern`, handed to `sink` a piece at a time: one Pattern entry is built, written and
+    /// dropped before the next, so a pattern of 10^6 events needs no more memory than one of ten.
+    public static func write(_ pattern: HapticPattern, description: String = "made by motorbreath",
+                             to sink: (String) throws -> Void) rethrows {
         typealias V = JSONText.Value
+        let metadata = V.object(["Project": .string("motorbreath"), "Description": .string(description)])
+        try sink("{\n  \"Metadata\": " + JSONText.write(metadata, indent: "  ") + ",\n  \"Pattern\": ")
+        var first = true
+        /// One Pattern entry as text, after the array's opening or the previous entry's comma.
+        func entry(_ v: V) -> String {
+            defer { first = false }
+            return (first ? "[\n    " : ",\n    ") + JSONText.write(v, indent: "    ")
+        }
         func param(_ id: String, _ value: Double) -> V { .object(["ParameterID": .string(id), "ParameterValue": .number(value)]) }
-        var entries: [V] = []
         for e in pattern.events {
             var params = [param("HapticIntensity", e.intensity), param("HapticSharpness", e.sharpness)]
             if e.attack > 0 { params.append(param("AttackTime", e.attack)) }
@@ -27,12 +44,12 @@ public enum AHAPExport {
                 event["EventType"] = .string("HapticContinuous")
                 event["EventDuration"] = .number(d)
             }
-            entries.append(.object(["Event": .object(event)]))
+            try sink(entry(.object(["Event": .object(event)])))
         }
         for c in pattern.curves {
             if c.points.count == 1 && c.points[0].time == 0 {
-                entries.append(.object(["Parameter": .object(["ParameterID": .string(c.parameter.rawValue), "Time": .number(c.time),
-                                                              "ParameterValue": .number(c.points[0].value)])]))
+                try sink(entry(.object(["Parameter": .object(["ParameterID": .string(c.parameter.rawValue), "Time": .number(c.time),
+                                                         "ParameterValue": .number(c.points[0].value)])])))
                 continue
             }
             for piece in chained(c) {
@@ -41,14 +58,12 @@ public enum AHAPExport {
                     if p.easing != .linear { d["Easing"] = .string(p.easing.rawValue) }
                     return .object(d)
                 }
-                entries.append(.object(["ParameterCurve": .object(["ParameterID": .string(c.parameter.rawValue),
-                                                                   "Time": .number(piece.time),
-                                                                   "ParameterCurveControlPoints": .array(points)])]))
+                try sink(entry(.object(["ParameterCurve": .object(["ParameterID": .string(c.parameter.rawValue),
+                                                              "Time": .number(piece.time),
+                                                              "ParameterCurveControlPoints": .array(points)])])))
             }
         }
-        let root = V.object(["Version": .number(1), "Pattern": .array(entries),
-                             "Metadata": .object(["Project": .string("motorbreath"), "Description": .string(description)])])
-        return JSONText.write(root) + "\n"
+        try sink((first ? "[]" : "\n  ]") + ",\n  \"Version\": " + JSONText.write(.number(1)) + "\n}\n")
     }
 
     /// Splits a curve into consecutive curves of at most 16 points; each starts at its predecessor's

@@ -15,34 +15,50 @@ public struct AHAPImport: Sendable {
     /// Things skipped or adjusted, one line each (audio events, unknown parameters, clamped values).
     public var notices: [String]
 
-    /// Parses AHAP JSON text.
+    /// Parses AHAP JSON text (UTF-8).
     public init(data: Data) throws(AHAPError) {
-        let root: JSONValue
+        try self.init(utf8: [UInt8](data))
+    }
+
+    /// Reads and parses a file of at most `AHAPImport.maxFileBytes`, checked before it is read.
+    public init(path: String) throws(AHAPError) {
+        try self.init(utf8: try AHAPFile.read(path))
+    }
+
+    /// The largest AHAP file read (64 MB: room for 10^6 compact events).
+    public static var maxFileBytes: Int { AHAPFile.maxBytes }
+
+    /// Each Pattern entry is read as the parser reaches it and only the event or curve made of it is kept,
+    /// so memory is a small multiple of the file, whatever its shape.
+    init(utf8 bytes: [UInt8]) throws(AHAPError) {
+        var reader = Reader()
+        let document: JSONParser.Streamed
         do {
-            root = try JSONParser.parse([UInt8](data))
-        } catch {
+            document = try JSONParser.parse(bytes, streaming: "Pattern") { entry, i in
+                try reader.read(entry, at: "Pattern[\(i)]")
+            }
+        } catch let error as JSONSyntaxError {
             throw AHAPError(location: "line \(error.line), column \(error.column)", reason: "not valid JSON: \(error.reason)")
+        } catch let error as AHAPError {
+            throw error
+        } catch {
+            throw AHAPError(location: "top level", reason: "\(error)")
         }
-        guard let object = root.object else {
-            throw AHAPError(location: "top level", reason: "expected a JSON object with a \"Pattern\" array")
+        guard let object = document.top.object else {
+            throw AHAPError(location: "top level", reason: "expected a JSON object with a \"Pattern\" array, found \(document.top.summary)")
         }
-        guard let entries = object["Pattern"]?.array else {
+        if document.streamed {
+            if object["Pattern"] != nil { throw AHAPError(location: "top level", reason: "\"Pattern\" appears twice") }
+        } else if let other = object["Pattern"] {
+            throw AHAPError(location: "Pattern", reason: "expected an array of events and parameters, found \(other.summary)")
+        } else {
             throw AHAPError(location: "top level", reason: "no \"Pattern\" array")
         }
-        var reader = Reader()
-        for (i, entry) in entries.enumerated() {
-            try reader.read(entry, at: "Pattern[\(i)]")
+        if let (line, column) = document.trailingComma {
+            reader.notices.append("line \(line), column \(column): a trailing comma (read, but Core Haptics refuses the file)")
         }
         pattern = HapticPattern(events: reader.events, curves: reader.curves)
         notices = reader.notices
-    }
-
-    /// Reads and parses a file.
-    public init(path: String) throws(AHAPError) {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw AHAPError(location: path, reason: "cannot read the file")
-        }
-        try self.init(data: data)
     }
 }
 

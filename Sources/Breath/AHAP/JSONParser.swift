@@ -1,6 +1,8 @@
 // A small JSON reader (RFC 8259) for AHAP files: one pass over the bytes, numbers read exactly (Double's
 // own correctly rounded parser), nesting bounded, errors that say the line and column. Like Foundation's
-// JSONSerialization (Apple's and Linux's), it allows one trailing comma before ']' or '}'.
+// JSONSerialization (Apple's and Linux's), it allows one trailing comma before ']' or '}', and says where
+// the first one was (Core Haptics refuses them). One array of the top-level object can be streamed: its
+// elements handed over one at a time instead of kept, so a file's memory is a small multiple of its size.
 
 /// Where and why JSON text is not valid.
 struct JSONSyntaxError: Error {
@@ -15,6 +17,8 @@ struct JSONParser {
 
     private let bytes: [UInt8]
     private var i = 0
+    /// Where the first trailing comma was (the offset of the ']' or '}' after it).
+    private var trailingComma: Int?
 
     /// Parses a whole document: one value, surrounded by whitespace only.
     static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
@@ -26,13 +30,118 @@ struct JSONParser {
         return value
     }
 
+    /// A document read with the array under one top-level key streamed.
+    struct Streamed {
+        /// The top-level value: an object without the streamed array, or whatever else the document was.
+        var top: JSONValue
+        /// Whether the top-level object had the key with an array value (its elements went to `element`).
+        var streamed: Bool
+        /// Line and column of the first trailing comma, if any.
+        var trailingComma: (line: Int, column: Int)?
+    }
+
+    /// Parses a whole document; if it is an object whose `key` holds an array, each element of that array
+    /// goes to `element` (with its index) as soon as it is read and is not kept. `element`'s errors pass
+    /// through as they are; the document's own are JSONSyntaxError.
+    static func parse(_ bytes: [UInt8], streaming key: String, element: (JSONValue, Int) throws -> Void) throws -> Streamed {
+        var p = JSONParser(bytes: bytes)
+        p.skipSpace()
+        guard p.current == UInt8(ascii: "{") else {
+            let value = try p.value(depth: 0)
+            try p.end()
+            return Streamed(top: value, streamed: false, trailingComma: p.trailingCommaPlace)
+        }
+        p.i += 1
+        var fields: [String: JSONValue] = [:]
+        var streamed = false
+        p.skipSpace()
+        if p.current == UInt8(ascii: "}") {
+            p.i += 1
+            try p.end()
+            return Streamed(top: .object(fields), streamed: false, trailingComma: nil)
+        }
+        members: while true {
+            p.skipSpace()
+            if p.current == UInt8(ascii: "}") && (!fields.isEmpty || streamed) {
+                p.noteTrailingComma()
+                p.i += 1
+                break
+            }
+            guard p.current == UInt8(ascii: "\"") else { throw p.error("expected a key in quotes") }
+            let name = try p.string()
+            p.skipSpace()
+            guard p.current == UInt8(ascii: ":") else { throw p.error("expected ':' after a key") }
+            p.i += 1
+            p.skipSpace()
+            if name == key && !streamed && p.current == UInt8(ascii: "[") {
+                streamed = true
+                try p.streamArray(element)
+            } else {
+                fields[name] = try p.value(depth: 1)
+            }
+            p.skipSpace()
+            switch p.current {
+            case UInt8(ascii: ","): p.i += 1
+            case UInt8(ascii: "}"): p.i += 1; break members
+            default: throw p.error("expected ',' or '}'")
+            }
+        }
+        try p.end()
+        return Streamed(top: .object(fields), streamed: streamed, trailingComma: p.trailingCommaPlace)
+    }
+
+    /// The array at `i`, its elements (depth 2, as inside a top-level object) handed to `element`.
+    private mutating func streamArray(_ element: (JSONValue, Int) throws -> Void) throws {
+        i += 1
+        skipSpace()
+        if current == UInt8(ascii: "]") {
+            i += 1
+            return
+        }
+        var n = 0
+        while true {
+            skipSpace()
+            if current == UInt8(ascii: "]") && n > 0 {
+                noteTrailingComma()
+                i += 1
+                return
+            }
+            try element(try value(depth: 2), n)
+            n += 1
+            skipSpace()
+            switch current {
+            case UInt8(ascii: ","): i += 1
+            case UInt8(ascii: "]"): i += 1; return
+            default: throw error("expected ',' or ']'")
+            }
+        }
+    }
+
+    /// Only whitespace may follow the value.
+    private mutating func end() throws(JSONSyntaxError) {
+        skipSpace()
+        guard i == bytes.count else { throw error("unexpected text after the JSON value") }
+    }
+
+    private mutating func noteTrailingComma() {
+        if trailingComma == nil { trailingComma = i }
+    }
+
+    private var trailingCommaPlace: (line: Int, column: Int)? { trailingComma.map { place(of: $0) } }
+
     private init(bytes: [UInt8]) { self.bytes = bytes }
 
-    private func error(_ reason: String) -> JSONSyntaxError {
+    /// Line and column (1-based, counted in bytes) of offset `k`.
+    private func place(of k: Int) -> (line: Int, column: Int) {
         var line = 1, column = 1
-        for b in bytes[..<min(i, bytes.count)] {
+        for b in bytes[..<min(k, bytes.count)] {
             if b == UInt8(ascii: "\n") { line += 1; column = 1 } else { column += 1 }
         }
+        return (line, column)
+    }
+
+    private func error(_ reason: String) -> JSONSyntaxError {
+        let (line, column) = place(of: i)
         return JSONSyntaxError(line: line, column: column, reason: reason)
     }
 
@@ -61,7 +170,7 @@ struct JSONParser {
         case UInt8(ascii: "f"): return try expect("false", .bool(false))
         case UInt8(ascii: "n"): return try expect("null", .null)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
-        default: throw error("unexpected character '\(Character(Unicode.Scalar(b)))'")
+        default: throw error("unexpected \(JSONParser.shown(b))")
         }
     }
 
@@ -76,6 +185,7 @@ struct JSONParser {
         while true {
             skipSpace()
             if current == UInt8(ascii: "}") && !fields.isEmpty {
+                noteTrailingComma()
                 i += 1
                 return .object(fields)
             }
@@ -106,6 +216,7 @@ struct JSONParser {
         while true {
             skipSpace()
             if current == UInt8(ascii: "]") && !items.isEmpty {
+                noteTrailingComma()
                 i += 1
                 return .array(items)
             }
@@ -139,7 +250,7 @@ struct JSONParser {
                 case UInt8(ascii: "r"): out.append(0x0D)
                 case UInt8(ascii: "t"): out.append(0x09)
                 case UInt8(ascii: "u"): out.append(contentsOf: try unicodeEscape())
-                default: throw error("unknown escape '\\\(Character(Unicode.Scalar(e)))'")
+                default: throw error("unknown escape after '\\': \(JSONParser.shown(e))")
                 }
             case 0..<0x20:
                 throw error("control character in a string")
@@ -147,6 +258,12 @@ struct JSONParser {
                 out.append(b)
             }
         }
+    }
+
+    /// A byte for an error line: a printable ASCII character in quotes, anything else as its value (a NUL,
+    /// a control character or a byte of a multi-byte character is never echoed raw).
+    static func shown(_ b: UInt8) -> String {
+        (0x21...0x7E).contains(b) ? "character '\(Character(Unicode.Scalar(b)))'" : "byte 0x\(b < 16 ? "0" : "")\(String(b, radix: 16, uppercase: true))"
     }
 
     /// After "\u": four hex digits; a surrogate pair is joined, a lone surrogate refused.

@@ -27,12 +27,13 @@ enum StepLead {
     static func steps(of envelope: Envelope, tapSeconds: [Double], shaper: Shaper, frameRate: Int,
                       scale: Double = 1, felt: FeltRange? = nil) -> [LeadStep] {
         var jumps = continuousJumps(envelope)
+        jumps.reserveCapacity(jumps.count + 2 * envelope.taps.count)
         for (tap, seconds) in zip(envelope.taps, tapSeconds) where tap.intensity > minimumJump {
             jumps.append((tap.time, 0, tap.intensity))
             jumps.append((tap.time + seconds, tap.intensity, 0))
         }
         let map = { (v: Double) in (felt?.map(v) ?? v) * scale }
-        jumps = jumps.map { ($0.0, map($0.1), map($0.2)) }
+        for k in jumps.indices { jumps[k] = (jumps[k].0, map(jumps[k].1), map(jumps[k].2)) }  // in place: no copy
         jumps.sort { $0.0 < $1.0 }
         // Breath jumps repeat every cycle: plan each distinct one once (levels rounded to 1/1000, or to
         // 1/20 after `preciseBudget` plans).

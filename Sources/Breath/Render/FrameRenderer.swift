@@ -79,7 +79,7 @@ public struct FrameRenderer: Sendable {
         let tapSeconds = envelope.taps.map { motor.tapSeconds(sharpness: $0.sharpness) }
         pulses = UpperEnvelope(pulses: zip(envelope.taps, tapSeconds).map { ($0.time, $1, $0.intensity) })
         // The pattern lasts until its last tap has been felt, and never longer than the longest pattern.
-        let felt = zip(envelope.taps, tapSeconds).map { $0.time + $1 }.max() ?? 0
+        let felt = zip(envelope.taps, tapSeconds).lazy.map { $0.time + $1 }.max() ?? 0
         let wanted = max(duration ?? pattern.duration, felt)
         self.duration = wanted.isNaN ? 0 : min(max(wanted, 0), HapticPattern.longestSeconds)
         // Warm-up only means something for an ERM (a resting rotor has to start); an LRA follows at once.

@@ -52,12 +52,18 @@ struct UpperEnvelope: Sendable {
     }
 
     /// The maximum of constant pulses: `pulses[k]` is (start, seconds, level).
+    /// The first round of merging is done as the pulses are read, two at a time: a million one-span lists
+    /// (about 64 bytes each) are never held at once. The result is the same as merging them afterwards.
     init(pulses: [(start: Double, seconds: Double, level: Double)]) {
-        var terms: [Term] = []
+        let kept = pulses.allSatisfy { $0.seconds > 0 } ? pulses : pulses.filter { $0.seconds > 0 }
+        let terms = kept.map { Term(event: .continuous(at: $0.start, duration: $0.seconds, intensity: $0.level), constant: true) }
+        func single(_ k: Int) -> [Span] { [Span(start: kept[k].start, end: kept[k].start + kept[k].seconds, term: Int32(k))] }
         var lists: [[Span]] = []
-        for p in pulses where p.seconds > 0 {
-            lists.append([Span(start: p.start, end: p.start + p.seconds, term: Int32(terms.count))])
-            terms.append(Term(event: .continuous(at: p.start, duration: p.seconds, intensity: p.level), constant: true))
+        lists.reserveCapacity((terms.count + 1) / 2)
+        var k = 0
+        while k < terms.count {
+            lists.append(k + 1 < terms.count ? UpperEnvelope.merge(single(k), single(k + 1), terms) : single(k))
+            k += 2
         }
         self.init(terms: terms, lists: lists)
     }

@@ -21,7 +21,7 @@ int main(void) {
     fault_init();
     set_sleep_mode(SLEEP_MODE_IDLE);
     sei();
-    reply_info();  // the board announces itself once at boot
+    reply_info(false);  // the board announces itself once at boot
     for (;;) {
         fault_check();
         message m;

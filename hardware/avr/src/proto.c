@@ -13,7 +13,7 @@
 static bool payload_ok(const message *m) {
     const uint8_t *p = m->payload;
     switch (m->type) {
-    case MSG_HELLO:
+    case MSG_HELLO: return m->len <= 1;  // revision 1.2: an optional host_revision byte
     case MSG_HEARTBEAT:
     case MSG_LIMITS_REQ: return m->len == 0;
     case MSG_CONFIGURE: return m->len == 10;
@@ -63,7 +63,7 @@ void proto_handle(const message *m) {
     play_valid_message(m->arrived);  // feeds the failsafe, even if what follows refuses it
     refusal r = {0, 0};
     switch (m->type) {
-    case MSG_HELLO: reply_info(); return;
+    case MSG_HELLO: reply_info(m->len == 1); return;
     case MSG_HEARTBEAT: break;
     case MSG_CLOCK_REQ: reply_clock(le32(p), clock_now()); return;
     case MSG_LIMITS_REQ: reply_limits(clock_now()); return;

@@ -22,7 +22,7 @@ static void put_unique_id(uint8_t *p) {
     uid_from_signature(sn, p);
 }
 
-void reply_info(void) {
+void reply_info(bool announce) {
     static const char name[] PROGMEM = BOARD_NAME;
     uint8_t *p = link_payload;
     p[0] = WIRE_VERSION;
@@ -40,7 +40,8 @@ void reply_info(void) {
     put16(p + 25, LRA_DEFAULT_DHZ);
     p[27] = sizeof name - 1;
     memcpy_P(p + 28, name, sizeof name - 1);
-    link_send(MSG_INFO, 28 + sizeof name - 1);
+    p[28 + sizeof name - 1] = WIRE_REVISION;  // the extension, sent only when announcing
+    link_send(MSG_INFO, 28 + sizeof name - 1 + (announce ? 1 : 0));
 }
 
 void reply_status(uint8_t ack_seq, uint64_t tick) {

@@ -2,6 +2,7 @@
 #ifndef REPLY_H
 #define REPLY_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define MSG_HELLO 0x01
@@ -19,7 +20,11 @@
 #define MSG_PLAYED 0x86
 #define MSG_LIMITS 0x87
 
-void reply_info(void);
+// The protocol revision this firmware keeps (protocol.md section 10): 2 is revision 1.2.
+#define WIRE_REVISION 2
+
+// INFO; with `announce` (a HELLO that named host_revision) followed by the extension: the revision byte.
+void reply_info(bool announce);
 void reply_status(uint8_t ack_seq, uint64_t tick);  // ack_seq 0: unsolicited
 void reply_nak(uint8_t code, uint8_t ref_seq, uint8_t ref_type, uint32_t detail);
 void reply_clock(uint32_t token, uint64_t tick);
