@@ -15,7 +15,9 @@ import Testing
     /// recovery the firmware is built with (board.h, the same as the STM32 board's Board.swift).
     struct Motor: Sendable, CustomStringConvertible {
         var variant: String, ratedMv: Int, supplyMv: Int, overdriveMs: Int, recoveryMs: Int
-        var description: String { variant }
+        /// Full drive is reverse (i16 -32767, CONFIGURE allowing reverse: on D10) rather than u8 255 (D9).
+        var reverse = false
+        var description: String { variant + (reverse ? " reverse" : "") }
         /// The ceiling's high time per 800-cycle PWM period.
         var ceilingHigh: Int { (ratedMv * 800 + supplyMv / 2) / supplyMv }
     }
@@ -23,6 +25,7 @@ import Testing
     static let motors = [
         Motor(variant: "erm", ratedMv: 3000, supplyMv: 5000, overdriveMs: 50, recoveryMs: 500),
         Motor(variant: "lra", ratedMv: 2000, supplyMv: 5000, overdriveMs: 20, recoveryMs: 200),
+        Motor(variant: "erm-hbridge", ratedMv: 3000, supplyMv: 5000, overdriveMs: 50, recoveryMs: 500, reverse: true),
     ]
 
     /// 250 frames at 250 Hz: 150 at full drive (600 ms, longer than budget + recovery), then 10 full /
@@ -47,14 +50,16 @@ import Testing
         #expect(Int(limits.ratedMillivolts) == motor.ratedMv && Int(limits.supplyMillivolts) == motor.supplyMv)
         #expect(limits.availableMs == limits.overdriveMs)
 
-        _ = try channel.configure(Configure(frameRateHz: 250, dutyFormat: .u8, failsafeMs: 2000, flags: 0, reportEvery: 50),
-                                  timeoutMs: 500)
+        let format: DutyFormat = motor.reverse ? .i16 : .u8
+        let full: UInt16 = motor.reverse ? UInt16(bitPattern: -32767) : 255
+        _ = try channel.configure(Configure(frameRateHz: 250, dutyFormat: format, failsafeMs: 2000, flags: motor.reverse ? 1 : 0,
+                                            reportEvery: 50), timeoutMs: 500)
         var raws: [UInt16] = []
-        for i in 0..<250 { raws.append(i < 150 || (i - 150) % 13 < 10 ? 255 : 0) }
-        for first in stride(from: 0, to: 250, by: 125) {
+        for i in 0..<250 { raws.append(i < 150 || (i - 150) % 13 < 10 ? full : 0) }
+        for first in stride(from: 0, to: 250, by: 50) {
             var values = DutyValues()
-            for r in raws[first..<first + 125] { _ = values.append(r) }
-            _ = try channel.send(.frames(FramesBlock(firstIndex: UInt32(first), format: .u8, values: values)))
+            for r in raws[first..<first + 50] { _ = values.append(r) }
+            _ = try channel.send(.frames(FramesBlock(firstIndex: UInt32(first), format: format, values: values)))
         }
         let now = try channel.clockSample(token: 7, timeoutMs: 500).tick
         let start = Start(anchorIndex: 0, anchorTick: now + 1_600_000, periodQ32: UInt64(64_000) << 32)
@@ -72,6 +77,7 @@ import Testing
         let a = record.highTimes(pin: "A", periods: end), b = record.highTimes(pin: "B", periods: end)
         var high: [Int] = []
         for k in 0..<end { high.append(Int(max(a[k], b[k]))) }
+        if motor.reverse { #expect(a.allSatisfy { $0 == 0 } && b.contains { $0 > 0 }, "reverse drive is on D10 only") }
         let c = motor.ceilingHigh
         let budget = Double(motor.overdriveMs) * 20, refill = Double(motor.overdriveMs) / Double(motor.recoveryMs)
         var bucket = budget, lowest = budget, run = 0, longest = 0, above = 0
@@ -90,7 +96,7 @@ import Testing
         // From the first budget's end until the recovery time has earned it back, the host still wants
         // full drive and the pin is exactly at the ceiling (the LRA's carrier: on one pin or the other).
         let held = high[(first + Int(budget) + 10)..<(first + Int(budget) + motor.recoveryMs * 20 - 10)]
-        print("AVR \(motor.variant) ceiling at the pin: ceiling \(c)/800, \(above) periods above it, longest run \(longest) "
+        print("AVR \(motor) ceiling at the pin: ceiling \(c)/800, \(above) periods above it, longest run \(longest) "
               + "(budget \(Int(budget))), leaky bucket lowest \(lowest), held periods \(Set(held).sorted())")
         #expect(longest >= Int(budget) - 2, "the overdrive budget was not used: longest run \(longest)")
         #expect(longest <= Int(budget) + 2, "a run of \(longest) periods above the ceiling")
