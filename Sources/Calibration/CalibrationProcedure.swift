@@ -92,7 +92,8 @@ public struct CalibrationProcedure: Sendable {
         let d = lag.estimate
         let push = CalibrationProcedure.lagLevels(results).push
         guard stop > 0, stop < push else { return nil }
-        return d / -log(1 - stop / push)
+        let tau = d / -log(1 - stop / push)
+        return CalibrationProfile.lagRange.contains(tau) ? tau : nil  // beyond it: no real ERM, no measurement
     }
 
     /// What a trial of `task` at `level` plays.

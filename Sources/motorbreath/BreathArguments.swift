@@ -42,11 +42,19 @@ struct BreathArguments: ParsableArguments {
             transform: OptionValue.choice(Easing.allCases.map(\.rawValue)))
     var easing: String?
 
-    /// The strength to use: the flag, else the one remembered from the last play, else strong.
-    var strengthText: String {
-        if let strength { return strength }
-        if let saved = ConfigStore().lastStrength(), (try? Strength.parse(saved)) != nil { return saved }
-        return "strong"
+    /// The strength to use: the flag, else the one remembered from the last play, else strong; with a note
+    /// when the remembered one is off (every frame zero) or the settings cannot be used.
+    func chosenStrength() -> (text: String, notes: [String]) {
+        if let strength { return (strength, []) }
+        let saved: String?
+        do { saved = try ConfigStore().lastStrength() } catch {
+            return ("strong", ["\(error); using strong"])
+        }
+        guard let saved else { return ("strong", []) }
+        guard let level = try? Strength.parse(saved) else {
+            return ("strong", ["the remembered strength '\(saved)' is not one motorbreath takes; using strong"])
+        }
+        return (saved, level == 0 ? ["strength \(saved) (remembered; --strength moderate to change)"] : [])
     }
 
     /// Remembers an explicit --strength for next time (a note if it cannot be written).
@@ -84,12 +92,15 @@ struct BreathArguments: ParsableArguments {
             }
         }
         var options = BreathOptions()
+        var notices: [String] = []
         do {
             let breath = try BreathPattern.parse(pattern ?? "4-7-8")
             if let c = cycles { options.length = .cycles(c) }
             if let m = minutes { options.length = .minutes(m) }
             if let r = ramp { options.rampBPM = try BreathOptions.parseRamp(r) }
-            options.strength = try Strength.parse(strengthText)
+            let chosen = chosenStrength()
+            notices += chosen.notes
+            options.strength = try Strength.parse(chosen.text)
             options.easing = Easing(rawValue: easing ?? "linear") ?? .linear
             options.cues = cues || countedTaps
             options.countedTaps = countedTaps
@@ -103,7 +114,7 @@ struct BreathArguments: ParsableArguments {
                 }
             }
             let plan = BreathPlan(pattern: breath, options: options)
-            return (plan.haptics, plan.duration, plan, [])
+            return (plan.haptics, plan.duration, plan, notices)
         } catch let error as PatternError {
             throw fail(error)
         }
@@ -112,7 +123,7 @@ struct BreathArguments: ParsableArguments {
 
 /// Prints the first notes of an AHAP import, one line each, and how many more there were.
 func printNotices(_ notices: [String], limit: Int = 10) {
-    for n in notices.prefix(limit) { Stderr.write("motorbreath: note: \(n)\n") }
+    for n in notices.prefix(limit) { Stderr.write("motorbreath: note: \(oneLine(n))\n") }
     if notices.count > limit { Stderr.write("motorbreath: note: \(notices.count - limit) more notes like these\n") }
 }
 

@@ -43,11 +43,11 @@ struct ProfileTests {
     @Test func lastStrengthIsRemembered() throws {
         let (store, dir) = temporaryStore()
         defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(store.lastStrength() == nil)
+        #expect(try store.lastStrength() == nil)
         try store.saveStrength("subtle")
-        #expect(store.lastStrength() == "subtle")
+        #expect(try store.lastStrength() == "subtle")
         try store.saveStrength("0.45")
-        #expect(ConfigStore(environment: ["XDG_CONFIG_HOME": dir.path]).lastStrength() == "0.45")
+        #expect(try ConfigStore(environment: ["XDG_CONFIG_HOME": dir.path]).lastStrength() == "0.45")
     }
 
     @Test func profileSetsTheShapersMotorAndTheFeltRange() {
