@@ -89,7 +89,7 @@ struct PaletteCommand: ParsableCommand {
         do {
             let prepared = try session.prepare()
             Stderr.write("board: \(prepared.info.displayName)\n")
-            let calibrated = try calibration.forBoard(uniqueID: prepared.info.uniqueID)
+            let calibrated = try calibration.forBoard(uniqueID: prepared.info.uniqueID, boardName: prepared.info.name.text)
             if let calibrated { Stderr.write("profile: \(calibrated.name)\n") }
             return try session.play(steady, breath: breath, loop: true, motor: calibrated?.motor(or: session.motor),
                                     warmup: 0, feltRange: calibrated?.feltRange)

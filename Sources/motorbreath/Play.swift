@@ -159,7 +159,7 @@ struct Play: ParsableCommand {
                 Stderr.write("board: \(prepared.info.displayName), \(prepared.info.motorKind == .lra ? "LRA" : "ERM")\(ceiling), prepared in \(Int(Double(prepared.prepareNs) / 1e6)) ms\n")
             }
             let base = try motor.map(motorProfile) ?? session.motor
-            let calibrated = try calibration.forBoard(uniqueID: prepared.info.uniqueID)
+            let calibrated = try calibration.forBoard(uniqueID: prepared.info.uniqueID, boardName: prepared.info.name.text)
             let profile = calibrated?.motor(or: base) ?? base
             if let calibrated, !quiet {
                 Stderr.write("profile: \(calibrated.name): felt \(fixed(calibrated.feltThreshold * 100, 1))...\(fixed(calibrated.comfortMax * 100, 1)) %, motor starts at \(fixed(calibrated.startThreshold * 100, 1)) %\n")

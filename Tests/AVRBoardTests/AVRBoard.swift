@@ -55,7 +55,9 @@ final class AVRBoard {
     /// Held while simavr runs: real-time tests share the machine, except with the deliberate load.
     private let gate = RealTimeGate()
 
-    init(variant: String = "erm") throws {
+    /// `variant`: a directory of hardware/avr/build (erm, erm-hbridge, lra, or a fault-test build);
+    /// `options`: more harness options (--old-bootloader).
+    init(variant: String = "erm", options: [String] = []) throws {
         try AVRBuild.ensure()
         dir = FileManager.default.temporaryDirectory.appendingPathComponent("mb-avr-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -64,7 +66,7 @@ final class AVRBoard {
         FileManager.default.createFile(atPath: summaryFile.path, contents: nil)
         process.executableURL = avrDir.appendingPathComponent("build/motorbreath-avr-sim")
         process.arguments = ["--elf", avrDir.appendingPathComponent("build/\(variant)/motorbreath-avr.elf").path,
-                             "--record", recordFile.path]
+                             "--record", recordFile.path] + options
         let out = Pipe()
         process.standardOutput = out
         process.standardError = try FileHandle(forWritingTo: summaryFile)

@@ -12,7 +12,8 @@ import Testing
 
 @Suite(.serialized, .timeLimit(.minutes(10))) struct AVRBoardTests {
     @Test func infoOfEveryVariant() throws {
-        for (variant, caps) in [("erm", [String]()), ("erm-hbridge", ["reverse"]), ("lra", ["reverse", "lra-carrier"])] {
+        for (variant, caps) in [("erm", ["drive-ceiling"]), ("erm-hbridge", ["reverse", "drive-ceiling"]),
+                                ("lra", ["reverse", "lra-carrier", "drive-ceiling"])] {
             let board = try AVRBoard(variant: variant)
             defer { board.remove() }
             let r = try runMotorbreath(["info", "--port", board.port, "--baud", "\(avrBaud)", "--json"], timeout: 60)
@@ -23,7 +24,7 @@ import Testing
             #expect(info["protocol_version"] as? Int == Int(Wire.version))
             #expect(info["protocol_revision"] as? String == "1.\(Wire.revision)")  // announced (protocol.md section 10)
             #expect(info["motor"] as? String == (variant == "lra" ? "LRA" : "ERM"))
-            #expect(info["pwm_bits"] as? Int == 9)  // 800 steps
+            #expect(info["pwm_bits"] as? Int == 10)  // ceil(log2(800 steps)), as the STM32 board counts its own
             #expect(info["capabilities"] as? [String] == caps)
             #expect(info["buffer_frames"] as? Int == 256)
             #expect(info["frame_rate_hz"] as? [Int] == [50, 1000])
@@ -45,7 +46,11 @@ import Testing
         let prepared = try channel.prepare(options: options)
         #expect(prepared.info.name.text == "motorbreath-avr-erm")
         let plan = BreathPlan(pattern: try BreathPattern.parse("4-7-8"))
-        let frames = FrameWindow(FrameRenderer(plan: plan, frameRate: options.frameRate, resolution: .u8))
+        // As the CLI does: the breath shaped within the board's drive ceiling (LIMITS), so that every frame's
+        // duty reaches the pin as sent (the board would hold an unshaped one to its ceiling).
+        let limits = try #require(prepared.limits, "the AVR board announces its drive ceiling")
+        let frames = FrameWindow(FrameRenderer(plan: plan, frameRate: options.frameRate, resolution: .u8,
+                                               ceiling: limits.driveCeiling))
         let player = Player(channel: channel, prepared: prepared, options: options)
         let report = try player.play(frames)
         let summary = board.stop()

@@ -16,6 +16,10 @@ struct PinRecord {
     var tx: [(cycle: UInt64, bytes: [UInt8])] = []
     var wall: [(cycle: UInt64, ns: UInt64)] = []
     var resets: [UInt64] = []
+    /// Watchdog resets the harness's old-bootloader model turned into a boot loop (--old-bootloader).
+    var bootLoops: [UInt64] = []
+    /// Every Timer1 start: one per firmware start (power-up, restart, reset); `timerStart` is the last.
+    var timerStarts: [UInt64] = []
 
     init(contentsOf url: URL) throws {
         let data = try Data(contentsOf: url)
@@ -35,13 +39,16 @@ struct PinRecord {
         guard f.count >= 2, let cycle = UInt64(f[1]) else { return }
         let value = f.count > 2 ? UInt64(f[2]) : nil
         switch f[0] {
-        case "t1": timerStart = cycle
+        case "t1":
+            timerStart = cycle
+            timerStarts.append(cycle)
         case "pA": edges["A"]!.append((cycle, UInt8(value ?? 0)))
         case "pB": edges["B"]!.append((cycle, UInt8(value ?? 0)))
         case "rx" where f.count > 2: rx.append((cycle, hexBytes(f[2])))
         case "tx" where f.count > 2: tx.append((cycle, hexBytes(f[2])))
         case "w": wall.append((cycle, value ?? 0))
         case "reset": resets.append(cycle)
+        case "bootloop": bootLoops.append(cycle)
         default: break
         }
     }

@@ -24,12 +24,22 @@ struct ProfileArguments: ParsableArguments {
         throw fail("no profile '\(name)' in \(store.directory.path)/profiles (\(saved.isEmpty ? "none saved yet: run motorbreath calibrate" : "saved: " + OptionValue.list(saved)))")
     }
 
-    /// The profile for a board with `uniqueID`: the named one, else the board's for `spot` if saved.
-    func forBoard(uniqueID: UInt64) throws -> CalibrationProfile? {
+    /// The profile for a board with `uniqueID`: the named one, else the board's for `spot` if saved. An
+    /// Arduino board (`boardName` motorbreath-avr-...) whose profile was saved under the id its firmware
+    /// reported before (LegacyBoardID) gets that one, with a note.
+    func forBoard(uniqueID: UInt64, boardName: String = "") throws -> CalibrationProfile? {
         if profile == "none" { return nil }
         if profile != nil { return try named() }
         do {
-            return try ConfigStore().load(CalibrationProfile.name(board: CalibrationProfile.boardID(uniqueID), spot: spot))
+            let store = ConfigStore()
+            if let found = try store.load(CalibrationProfile.name(board: CalibrationProfile.boardID(uniqueID), spot: spot)) {
+                return found
+            }
+            guard boardName.hasPrefix("motorbreath-avr-") else { return nil }
+            let legacy = store.legacyAVRProfileNames(newID: uniqueID, spot: spot)
+            guard legacy.count == 1, let found = try store.load(legacy[0]) else { return nil }
+            Stderr.write("motorbreath: note: using profile \(legacy[0]), saved under this board's earlier id (its firmware now reports \(CalibrationProfile.boardID(uniqueID))); motorbreath calibrate saves one under the new id\n")
+            return found
         } catch {
             // A damaged profile must not stop a breath: play without it, and say so.
             Stderr.write("motorbreath: note: \(error); playing without a profile\n")

@@ -2,11 +2,18 @@
 // new pseudo-terminal and the PWM pins recorded.
 //
 //   motorbreath-avr-sim --elf build/erm/motorbreath-avr.elf [--record FILE] [--fast] [--keep-nice]
+//                       [--old-bootloader] [--rx-error-at N]
 //
 // Prints the pty path as the first line on stdout (give it to motorbreath --port), then runs until
 // SIGTERM, SIGINT or SIGHUP (or its parent dies), finishing the record file and printing on stderr how
 // far the simulation fell behind the wall clock and the firmware's peak stack use. --fast runs without
-// pacing (for tests that need no host).
+// pacing (for tests that need no host). --old-bootloader models a Nano with the old bootloader
+// (ATmegaBOOT built without WATCHDOG_MODS): after a watchdog reset the chip starts it with the watchdog
+// still running at 16 ms (WDRF forces WDE on), and it neither clears nor feeds it, so the chip resets
+// every 16 ms until unplugged. The harness records `bootloop` and stops running the firmware: the pins
+// are inputs (low), the UART silent. Without the option a reset starts the firmware at once, as Optiboot
+// (Uno, new Nano) does; the firmware's .init3 code then turns the watchdog off. --rx-error-at N: the Nth
+// byte the firmware reads from the UART comes with a framing error (FE0; rx_error.c).
 #define _GNU_SOURCE
 #include <inttypes.h>
 #include <signal.h>
@@ -19,10 +26,13 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "pins.h"
 #include "record.h"
+#include "rx_error.h"
 #include "uart_bridge.h"
+#include "watchdog.h"
 
 #define F_CPU 16000000u
 #define SLICE_CYCLES 1600u  // 100 us: the UART is serviced and the wall clock checked this often
@@ -52,8 +62,17 @@ static void logger(avr_t *avr, const int level, const char *format, va_list ap) 
 static uint64_t idle_cycles;
 static void no_sleep(avr_t *avr, avr_cycle_count_t how_long) { (void)avr, idle_cycles += how_long + 1; }
 
+// --old-bootloader: a watchdog reset (simavr resets only for the watchdog here) ends in the boot loop.
+static int old_bootloader, boot_loop;
+static void on_reset(avr_io_t *io) {
+    if (!old_bootloader) return;
+    boot_loop = 1;
+    record_line("bootloop", io->avr->cycle, -1);
+}
+static avr_io_t bootloader_hook = {.kind = "motorbreath-bootloader", .reset = on_reset};
+
 static void usage(void) {
-    fprintf(stderr, "usage: motorbreath-avr-sim --elf FIRMWARE.elf [--record FILE] [--fast] [--keep-nice]\n");
+    fprintf(stderr, "usage: motorbreath-avr-sim --elf FIRMWARE.elf [--record FILE] [--fast] [--keep-nice] [--old-bootloader] [--rx-error-at N]\n");
     exit(2);
 }
 
@@ -70,11 +89,14 @@ static unsigned stack_peak(avr_t *avr) {
 int main(int argc, char **argv) {
     const char *elf = NULL, *rec = NULL;
     int fast = 0, keep_nice = 0;
+    unsigned rx_error_at = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--elf") && i + 1 < argc) elf = argv[++i];
         else if (!strcmp(argv[i], "--record") && i + 1 < argc) rec = argv[++i];
         else if (!strcmp(argv[i], "--fast")) fast = 1;
         else if (!strcmp(argv[i], "--keep-nice")) keep_nice = 1;
+        else if (!strcmp(argv[i], "--old-bootloader")) old_bootloader = 1;
+        else if (!strcmp(argv[i], "--rx-error-at") && i + 1 < argc) rx_error_at = (unsigned)atoi(argv[++i]);
         else usage();
     }
     if (!elf) usage();
@@ -115,6 +137,8 @@ int main(int argc, char **argv) {
     }
     avr_load_firmware(avr, &fw);
     const char *pty;
+    avr_register_io(avr, &bootloader_hook);
+    rx_error_attach(avr, rx_error_at);
     if (pins_attach(avr) || bridge_open(avr, &pty)) {
         fprintf(stderr, "motorbreath-avr-sim: cannot set up the pins or the pty\n");
         return 1;
@@ -127,8 +151,15 @@ int main(int argc, char **argv) {
     int prev_written = 1;
     int state = cpu_Running;
     while (!stop && state != cpu_Done && state != cpu_Crashed) {
+        if (boot_loop) {  // the chip resets for ever: nothing runs, the host's bytes go nowhere
+            bridge_service();
+            record_flush();
+            usleep(2000);
+            continue;
+        }
         uint64_t target = avr->cycle + SLICE_CYCLES, t0 = now_ns();
         while (avr->cycle < target && state != cpu_Done && state != cpu_Crashed) state = avr_run(avr);
+        watchdog_check(avr);
         uint64_t sim_ns = (avr->cycle - start_cycle) * 1000u / (F_CPU / 1000000u);
         uint64_t wall = now_ns();
         // The cycle <-> wall clock map: the slice's last cycle with the time it was reached, before its

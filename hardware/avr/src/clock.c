@@ -10,12 +10,14 @@
 //     longest interrupt handler is about 150 cycles, the longest cli section about 60).
 //  2. We read TCNT1 into t, then the flag. Flag clear: no uncounted overflow had happened when we read
 //     the flag, so none had when we read t (which was earlier): the result is base + t. Counted once.
-//  3. Flag set: an uncounted overflow exists. We read TCNT1 again, now after the flag was seen. The
-//     datasheet sets TOV1 when the counter reaches TOP, one cycle before it wraps to 0; simavr sets it at
-//     the wrap. So the second reading is either TOP itself (not wrapped yet: base + TOP, no period to
-//     add) or a count since the wrap, which by 1. is far below PWM_PERIOD / 2: base + PWM_PERIOD + t.
-//     The uncounted overflow is added exactly once, and the first reading (which may predate the
-//     wrap) is never combined with it.
+//  3. Flag set: an uncounted overflow exists. We read TCNT1 again, now after the flag was seen. In fast
+//     PWM mode 14 TOV1 is set at the TOP -> BOTTOM transition, in the timer clock cycle in which TCNT1
+//     is cleared (datasheet Figure 15-12; Microchip's ATmega328P automotive datasheet says so in words),
+//     and simavr sets it at the wrap too. So the second reading is a count since the wrap, which by 1.
+//     is far below PWM_PERIOD / 2: base + PWM_PERIOD + t. (Were the flag set one cycle early, at TOP,
+//     the reading TOP itself would mean "not wrapped yet": base + TOP, no period to add; the code keeps
+//     that case, so it is right under either reading.) The uncounted overflow is added exactly once, and
+//     the first reading (which may predate the wrap) is never combined with it.
 //
 // Since every read is base + (a count within the period that contains the read), reads are monotonic
 // and exact to the cycle. base is 64 bits (two words; the high word changes every 268 s), so the clock

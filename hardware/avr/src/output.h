@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-enum { EV_FRAME = 1, EV_CARRIER = 2, EV_END = 3 };
+enum { EV_FRAME = 1, EV_CARRIER = 2, EV_END = 3, EV_LIMIT = 4 };  // EV_LIMIT: the overdrive budget ran out
 
 typedef struct {
     uint32_t due;    // low 32 bits of the tick at or after which it should take effect

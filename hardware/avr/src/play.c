@@ -3,12 +3,14 @@
 // at the first PWM period start at or after that tick (output.c) and stamps that tick, which is what
 // PLAYED reports. Handing a frame to the output stage is what "played" means for next_play and for
 // late copies of it (protocol: a board may hand a frame to its PWM hardware ahead of its tick).
-#include <avr/wdt.h>
+#include <util/delay.h>
 
 #include "board.h"
 #include "clock.h"
 #include "crc16.h"
+#include "fault.h"
 #include "frames.h"
+#include "limit.h"
 #include "link.h"
 #include "output.h"
 #include "play.h"
@@ -122,6 +124,7 @@ static void reset_stream(void) {
 
 static void end_playback(uint8_t state, uint64_t off_tick, bool announce) {
     out_drop_pending();
+    limit_apply(0, off_tick);
     send_played(true);
     reset_stream();
     play_state = state;
@@ -148,10 +151,16 @@ static bool retire(void) {
 }
 
 // Turns the output off at the next PWM period and waits for it (at most 100 us). Returns the tick the
-// output went to 0, after accounting for what played before it.
+// output went to 0, after accounting for what played before it. The wait ends on the Timer1 interrupt:
+// if that has stopped (a corrupted TIMSK1), the compare registers keep the last duty, so after 1000
+// rounds of 1 us (about 2.5 ms with the loop and the UART interrupt; 25 periods) the fault path forces
+// the outputs low and restarts. It does not feed the watchdog.
 static uint64_t halt_output(void) {
     out_request_off();
-    while (!out_off_done()) wdt_reset();
+    for (uint16_t us = 0; !out_off_done(); us++) {
+        if (us >= 1000) fault_restart();
+        _delay_us(1);
+    }
     retire();
     return out_off_tick();
 }
@@ -194,7 +203,11 @@ static void queue_change(uint8_t kind, uint64_t due, uint16_t raw, uint64_t now)
     e->due = (uint32_t)due;
     e->kind = kind;
     e->raw = raw;
-    int16_t level = kind == EV_END ? 0 : drive_level();
+    // The ceiling's budget counts from when the change reaches the pin: the first PWM period start at or
+    // after its due tick (or after now, for a change queued late).
+    uint64_t at = due > now ? due : now;
+    at = (at + PWM_TOP) / PWM_PERIOD * PWM_PERIOD;
+    int16_t level = limit_apply(kind == EV_END ? 0 : drive_level(), at);
     e->level = level;
     e->high = pwm_high_cycles(level < 0 ? (uint16_t)-level : (uint16_t)level);
     out_push();
@@ -208,6 +221,16 @@ static void queue_ahead(void) {
         if (!next_due_known) {
             next_due = timebase_due(&frames_tb, play_next_play);
             next_due_known = true;
+        }
+        uint64_t limit_at;  // the overdrive budget runs out before the next change: drop to the ceiling
+        if (limit_deadline(&limit_at) && limit_at < next_due
+#if MOTOR_KIND == MOTOR_LRA
+            && !(carrier.on && carrier.next < limit_at)
+#endif
+        ) {
+            if (limit_at > horizon) return;
+            queue_change(EV_LIMIT, limit_at, 0, now);
+            continue;
         }
 #if MOTOR_KIND == MOTOR_LRA
         if (carrier.on && carrier.next < next_due) {

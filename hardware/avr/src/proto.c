@@ -14,7 +14,8 @@ static bool payload_ok(const message *m) {
     const uint8_t *p = m->payload;
     switch (m->type) {
     case MSG_HELLO: return m->len <= 1;  // revision 1.2: an optional host_revision byte
-    case MSG_HEARTBEAT: return m->len == 0;
+    case MSG_HEARTBEAT:
+    case MSG_LIMITS_REQ: return m->len == 0;
     case MSG_CONFIGURE: return m->len == 10;
     case MSG_CLOCK_REQ:
     case MSG_STOP: return m->len == 4;
@@ -49,7 +50,7 @@ static void frames(const message *m) {
 
 void proto_handle(const message *m) {
     const uint8_t *p = m->payload;
-    if (m->type == 0 || m->type > MSG_HEARTBEAT) {
+    if (m->type == 0 || m->type > MSG_LIMITS_REQ) {
         link_other_errors++;
         reply_nak(NAK_UNKNOWN_TYPE, m->seq, m->type, m->type);
         return;
@@ -65,6 +66,7 @@ void proto_handle(const message *m) {
     case MSG_HELLO: reply_info(m->len == 1); return;
     case MSG_HEARTBEAT: break;
     case MSG_CLOCK_REQ: reply_clock(le32(p), clock_now()); return;
+    case MSG_LIMITS_REQ: reply_limits(clock_now()); return;
     case MSG_FRAMES: frames(m); return;
     case MSG_CONFIGURE: {
         stream_config c = {le16(p), p[2], le16(p + 3), le16(p + 5), p[7], le16(p + 8)};

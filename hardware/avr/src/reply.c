@@ -4,16 +4,22 @@
 #include <string.h>
 
 #include "board.h"
+#include "limit.h"
 #include "link.h"
 #include "output.h"
 #include "play.h"
 #include "reply.h"
+#include "uart.h"
+#include "uid.h"
 
 // The ATmega328P has no documented unique ID. Its signature row holds the die's lot number, wafer and
-// x/y position at 0x0E-0x17 (what the ArduinoUniqueID library reads): 8 of those bytes, as a 64-bit ID.
-// (simavr does not model the signature row: there the ID is whatever its LPM returns.)
+// x/y position at 0x0E-0x17 (what the ArduinoUniqueID library reads): all of them, folded into 64 bits
+// by uid.c (protocol.md, INFO). (simavr does not model the signature row: there the ID is whatever its
+// LPM returns; `make host-test` checks the construction.)
 static void put_unique_id(uint8_t *p) {
-    for (uint8_t i = 0; i < 8; i++) p[i] = boot_signature_byte_get(0x0E + i);
+    uint8_t sn[UID_ROW_BYTES];
+    for (uint8_t i = 0; i < UID_ROW_BYTES; i++) sn[i] = boot_signature_byte_get(UID_ROW_FIRST + i);
+    uid_from_signature(sn, p);
 }
 
 void reply_info(bool announce) {
@@ -24,7 +30,7 @@ void reply_info(bool announce) {
     p[2] = FW_MINOR;
     p[3] = FW_PATCH;
     p[4] = MOTOR_KIND;
-    p[5] = 9;  // 800 duty steps: every 9-bit value is resolved, not every 10-bit one
+    p[5] = PWM_BITS;
     p[6] = CAPABILITIES;
     put16(p + 7, FRAME_CAPACITY);
     put16(p + 9, MIN_FRAME_RATE);
@@ -51,7 +57,9 @@ void reply_status(uint8_t ack_seq, uint64_t tick) {
     put32(p + 18, play_late_frames);
     put32(p + 22, play_duplicates);
     put16(p + 26, link_crc_errors);
-    put16(p + 28, link_other_errors);
+    // Frames dropped for any other reason: those the framing refused, plus bytes the UART lost or got
+    // wrong (ring overflow, FE0, DOR0), each of which also spoils the frame it belonged to.
+    put16(p + 28, (uint16_t)(link_other_errors + uart_rx_lost()));
     put16(p + 30, play_failsafe_trips);
     put64(p + 32, tick);
     put16(p + 40, (uint16_t)out_level_now());
@@ -71,6 +79,17 @@ void reply_clock(uint32_t token, uint64_t tick) {
     put32(link_payload, token);
     put64(link_payload + 4, tick);
     link_send(MSG_CLOCK, 12);
+}
+
+void reply_limits(uint64_t now) {
+    uint8_t *p = link_payload;
+    put16(p, (uint16_t)LIMIT_CEILING);
+    put16(p + 2, OVERDRIVE_MS);
+    put16(p + 4, RECOVERY_MS);
+    put16(p + 6, limit_available_ms(now));
+    put16(p + 8, MOTOR_RATED_MV);
+    put16(p + 10, SUPPLY_MV);
+    link_send(MSG_LIMITS, 12);
 }
 
 bool reply_played(uint32_t first_index, uint16_t count, uint16_t late_count, uint32_t max_late_ticks,

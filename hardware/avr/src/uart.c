@@ -2,10 +2,11 @@
 // ring the UDRE interrupt drains. Indices are free-running bytes; each ring has one writer and one reader.
 #include <avr/interrupt.h>
 #include <avr/io.h>
-#include <avr/wdt.h>
+#include <util/delay.h>
 
 #include "board.h"
 #include "clock.h"
+#include "fault.h"
 #include "uart.h"
 
 // 256-byte rings indexed by free-running bytes hold 255 (one slot tells full from empty). Both are this
@@ -21,7 +22,7 @@ static uint8_t rx_buf[RX_SIZE];
 static volatile uint8_t rx_head, rx_tail;  // written by the ISR / by the main loop
 static uint8_t tx_buf[TX_SIZE];
 static volatile uint8_t tx_head, tx_tail;  // written by the main loop / by the ISR
-volatile uint16_t uart_rx_overruns;
+volatile uint16_t uart_rx_overruns, uart_rx_line_errors;
 // Arrival times of received delimiters (frame ends), so the failsafe counts from when a message arrived,
 // not from when the main loop got round to it. The interrupt keeps it cheap: it stores Timer1's count,
 // the overflow flag and the low half of the clock base; uart_rx_zero_tick turns that into a tick.
@@ -42,7 +43,9 @@ void uart_init(void) {
 }
 
 ISR(USART_RX_vect) {
+    uint8_t status = UCSR0A;  // FE0 and DOR0 belong to the byte in UDR0: valid only before it is read
     uint8_t b = UDR0;
+    if (status & (_BV(FE0) | _BV(DOR0))) uart_rx_line_errors++;  // a bad stop bit, or bytes lost before b
     uint8_t h = rx_head;
     if ((uint8_t)(h - rx_tail) == (uint8_t)(RX_SIZE - 1)) {
         uart_rx_overruns++;
@@ -63,6 +66,13 @@ ISR(USART_RX_vect) {
 }
 
 bool uart_rx_ready(void) { return rx_head != rx_tail; }
+
+uint16_t uart_rx_lost(void) {
+    cli();
+    uint16_t n = uart_rx_overruns + uart_rx_line_errors;
+    sei();
+    return n;
+}
 
 uint32_t uart_rx_zero_tick(void) {
     uint8_t z = zero_tail;
@@ -103,7 +113,13 @@ ISR(USART_UDRE_vect) {
 
 void uart_put(uint8_t b) {
     uint8_t h = tx_head;
-    while ((uint8_t)(h - tx_tail) == (uint8_t)(TX_SIZE - 1)) wdt_reset();  // full: a slot frees every 20 us
+    // Full: the UDRE interrupt frees a slot every byte time (20 us; 87 us at 115200). If it has stopped
+    // (a corrupted UCSR0B), waiting would hang the main loop while feeding nothing: after 5 ms the fault
+    // path turns the outputs off and restarts. (link_send checks for room first: this rarely waits.)
+    for (uint16_t us = 0; (uint8_t)(h - tx_tail) == (uint8_t)(TX_SIZE - 1); us++) {
+        if (us >= 5000) fault_restart();
+        _delay_us(1);
+    }
     tx_buf[h & TX_MASK] = b;
     tx_head = h + 1;
     // Not atomic (UCSR0B is outside the SBI range), and the UDRE interrupt may clear UDRIE0 in between:

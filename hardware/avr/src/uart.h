@@ -19,7 +19,11 @@ void uart_put(uint8_t b);
 uint8_t uart_tx_free(void);
 bool uart_tx_idle(void);
 
-// Receive-ring overflows since boot (bytes the main loop was too slow to take).
-extern volatile uint16_t uart_rx_overruns;
+// Receive-ring overflows since boot (bytes the main loop was too slow to take), and bytes received with
+// a framing error (FE0: a bad stop bit, e.g. the break of an adapter unplugged) or after a hardware data
+// overrun (DOR0: bytes lost because the interrupt came too late). Both wrap at 2^16.
+extern volatile uint16_t uart_rx_overruns, uart_rx_line_errors;
+// Their sum (interrupts off for the read): STATUS rx_other_errors includes it.
+uint16_t uart_rx_lost(void);
 
 #endif

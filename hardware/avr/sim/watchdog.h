@@ -1,0 +1,11 @@
+// The watchdog's reset when its interrupt cannot run, which simavr 1.6 leaves out (see watchdog.c).
+#ifndef WATCHDOG_H
+#define WATCHDOG_H
+
+#include <simavr/sim_avr.h>
+
+// Call between avr_run calls: resets the MCU (WDRF set) once the watchdog interrupt has been pending
+// for a whole timeout with the watchdog's reset enabled.
+void watchdog_check(avr_t *avr);
+
+#endif
