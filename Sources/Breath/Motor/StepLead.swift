@@ -26,15 +26,20 @@ enum StepLead {
     /// amplitude (the motor's ceiling, or 1).
     static func steps(of envelope: Envelope, tapSeconds: [Double], shaper: Shaper, frameRate: Int,
                       scale: Double = 1, felt: FeltRange? = nil) -> [LeadStep] {
-        var jumps = continuousJumps(envelope)
-        jumps.reserveCapacity(jumps.count + 2 * envelope.taps.count)
+        // One array from first to last, filled in place (a pattern of 10^6 taps has 2x10^6 jumps: a second
+        // array of them would be 48 MB more).
+        var steps = continuousJumps(envelope).map { LeadStep(time: $0.0, from: $0.1, to: $0.2, lead: 0) }
+        steps.reserveCapacity(steps.count + 2 * envelope.taps.count)
         for (tap, seconds) in zip(envelope.taps, tapSeconds) where tap.intensity > minimumJump {
-            jumps.append((tap.time, 0, tap.intensity))
-            jumps.append((tap.time + seconds, tap.intensity, 0))
+            steps.append(LeadStep(time: tap.time, from: 0, to: tap.intensity, lead: 0))
+            steps.append(LeadStep(time: tap.time + seconds, from: tap.intensity, to: 0, lead: 0))
         }
         let map = { (v: Double) in (felt?.map(v) ?? v) * scale }
-        for k in jumps.indices { jumps[k] = (jumps[k].0, map(jumps[k].1), map(jumps[k].2)) }  // in place: no copy
-        jumps.sort { $0.0 < $1.0 }
+        for k in steps.indices {
+            steps[k].from = map(steps[k].from)
+            steps[k].to = map(steps[k].to)
+        }
+        steps.sort { $0.time < $1.time }
         // Breath jumps repeat every cycle: plan each distinct one once (levels rounded to 1/1000, or to
         // 1/20 after `preciseBudget` plans).
         var memo: [Int: Double] = [:]
@@ -42,19 +47,23 @@ enum StepLead {
         func key(_ from: Double, _ to: Double, _ steps: Double) -> Int {
             Int((from * steps).rounded()) * 10_000 + Int((to * steps).rounded())
         }
-        return jumps.map { (t, from, to) in
+        for k in steps.indices {
+            let (from, to) = (steps[k].from, steps[k].to)
             let fine = key(from, to, 1000)
-            if let lead = memo[fine] { return LeadStep(time: t, from: from, to: to, lead: lead) }
-            if memo.count < preciseBudget {
+            if let lead = memo[fine] {
+                steps[k].lead = lead
+            } else if memo.count < preciseBudget {
                 let lead = bestLead(from: from, to: to, shaper: shaper, frameRate: frameRate)
                 memo[fine] = lead
-                return LeadStep(time: t, from: from, to: to, lead: lead)
+                steps[k].lead = lead
+            } else {
+                let rough = key(from, to, coarseSteps)
+                let lead = coarse[rough] ?? bestLead(from: from, to: to, shaper: shaper, frameRate: frameRate)
+                coarse[rough] = lead
+                steps[k].lead = lead
             }
-            let rough = key(from, to, coarseSteps)
-            let lead = coarse[rough] ?? bestLead(from: from, to: to, shaper: shaper, frameRate: frameRate)
-            coarse[rough] = lead
-            return LeadStep(time: t, from: from, to: to, lead: lead)
         }
+        return steps
     }
 
     /// Jumps of the continuous intensity, found in one sweep over the envelope's cuts (event spans and
