@@ -7,6 +7,12 @@ let package = Package(
     name: "motorbreath",
     products: [
         .executable(name: "motorbreath", targets: ["motorbreath"]),
+        // What an app builds on (Examples/SteeredBreath uses the first three): patterns, AHAP and rendering;
+        // sessions on a board; the simulated board; the wire codec; the board logic.
+        .library(name: "Breath", targets: ["Breath"]),
+        .library(name: "MotorSession", targets: ["MotorSession"]),
+        .library(name: "SimBoard", targets: ["SimBoard"]),
+        .library(name: "SerialLink", targets: ["SerialLink"]),
         .library(name: "MotorWire", targets: ["MotorWire"]),
         .library(name: "BoardCore", targets: ["BoardCore"]),
     ],

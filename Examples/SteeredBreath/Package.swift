@@ -1,0 +1,21 @@
+// swift-tools-version:6.0
+// An app built on motorbreath's library products: a breath on the simulated board, steered while it plays.
+import PackageDescription
+
+let package = Package(
+    name: "SteeredBreath",
+    dependencies: [
+        .package(name: "motorbreath", path: "../.."),
+    ],
+    targets: [
+        .executableTarget(
+            name: "SteeredBreath",
+            dependencies: [
+                .product(name: "Breath", package: "motorbreath"),
+                .product(name: "MotorSession", package: "motorbreath"),
+                .product(name: "SimBoard", package: "motorbreath"),
+                .product(name: "SerialLink", package: "motorbreath"),
+            ]
+        ),
+    ]
+)
