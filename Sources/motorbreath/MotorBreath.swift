@@ -2,6 +2,7 @@
 
 import ArgumentParser
 import Glibc
+import MotorSession
 import MotorWire
 
 @main
