@@ -133,3 +133,22 @@ struct BoardGuide: CustomTestStringConvertible, Sendable {
         #expect(rules.contains(#"DRIVER=="ftdi_sio", ATTR{latency_timer}="1""#))
     }
 }
+
+@Suite(.timeLimit(.minutes(1))) struct SchematicScriptTests {
+    @Test("the committed SVGs are exactly what schematic.py draws from the netlists")
+    func schematicsUpToDate() throws {
+        let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        let path = try #require(python, "python3 is needed (.ci/install installs it)")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = [repositoryRoot.appendingPathComponent("hardware/tools/schematic.py").path, "--check"]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(message)")
+    }
+}

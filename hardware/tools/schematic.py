@@ -56,7 +56,10 @@ def draw(netlist, build):
         y = 70 + row * ROW_H
         out.append(f'<rect x="{x}" y="{y}" width="{BOX_W}" height="{height}" class="part"/>')
         out.append(f'<text x="{x + BOX_W / 2}" y="{y + 15}" class="ref">{esc(part["ref"])}</text>')
-        value_lines = wrap(part["value"], max(26, BOX_W // 6))
+        value = part["value"]
+        if "packages" in part:
+            value += ". Pin numbers in brackets: " + " / ".join(part["packages"])
+        value_lines = wrap(value, max(26, BOX_W // 6))
         for i, line in enumerate(value_lines):
             out.append(f'<text x="{x + BOX_W / 2}" y="{y + height + 13 + 12 * i}" class="value">{esc(line)}</text>')
         for side, pins in (("l", left), ("r", right)):
@@ -66,6 +69,8 @@ def draw(netlist, build):
                 x1 = x0 - STUB if side == "l" else x0 + STUB
                 out.append(f'<line x1="{x0}" y1="{py}" x2="{x1}" y2="{py}" class="stub"/>')
                 label = pin.get("name", pin["pin"])
+                if "packages" in part:  # the pin's number in each package, in the order the value names them
+                    label += " (" + " / ".join(numbers[pin["pin"]] for numbers in part["packages"].values()) + ")"
                 tx, anchor = (x0 + 4, "start") if side == "l" else (x0 - 4, "end")
                 out.append(f'<text x="{tx}" y="{py + 4}" class="pin" text-anchor="{anchor}">{esc(label)}</text>')
                 net = net_of(nets, part["ref"], pin["pin"])
@@ -96,7 +101,8 @@ def box_width(part):
     """Wide enough for the longest left and right pin names side by side (about 6 px a character)."""
     def longest(side):
         return max([len(p.get("name", p["pin"])) for p in part["pins"] if p["side"] == side] or [0])
-    return max(150, 6 * (longest("l") + longest("r")) + 24)
+    extra = 4 * len(part.get("packages", {})) if "packages" in part else 0
+    return max(150, 6 * (longest("l") + longest("r") + 2 * extra) + 24)
 
 
 def wrap(text, width):
