@@ -118,6 +118,10 @@ struct BoardGuide: CustomTestStringConvertible, Sendable {
                 #expect(["ACTION", "SUBSYSTEM", "SUBSYSTEMS", "DRIVER", "DRIVERS", "ENV", "ATTR", "ATTRS", "MODE", "GROUP",
                          "TAG", "SYMLINK", "RUN"].contains(part[0].split(separator: "{").first.map(String.init) ?? ""),
                         "99-motorbreath.rules:\(number + 1): unknown key \(part[0])")
+                // Keys udev can only match (an assignment to them is "Invalid operator" in udevadm test).
+                if ["ACTION", "SUBSYSTEM", "SUBSYSTEMS", "DRIVER", "DRIVERS", "ATTRS"].contains(part[0].split(separator: "{").first.map(String.init) ?? "") {
+                    #expect(part[1] == "==" || part[1] == "!=", "99-motorbreath.rules:\(number + 1): \(part[0]) can only be matched, not \(part[1])")
+                }
                 keys[part[0] + part[1]] = part[2]
             }
             let vendor = keys["ATTRS{idVendor}=="] ?? keys["ATTR{idVendor}=="], product = keys["ATTRS{idProduct}=="] ?? keys["ATTR{idProduct}=="]
