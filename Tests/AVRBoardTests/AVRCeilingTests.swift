@@ -1,7 +1,7 @@
 // The AVR board's drive ceiling at the PWM pins (simavr): a host that ignores LIMITS and sends full drive
 // gets at most the overdrive budget above rated / supply voltage, and then the ceiling, whatever it sends.
-// The oracle is the motor's rating from the parts table (hardware/README.md) and a leaky bucket run over
-// the pin's high times, not the firmware's own rule.
+// The oracle is the motor's rating from the bill of materials (hardware/avr/README.md) and a leaky bucket
+// run over the pin's high times, not the firmware's own rule.
 
 import Foundation
 import MotorSession

@@ -52,8 +52,8 @@
 #define CAP_LRA_CARRIER 0x02
 #define CAP_LIMITS 0x04
 
-// The drive ceiling (limit.h): the motor's rated voltage over the 5 V drive supply, from the parts table
-// in hardware/README.md, with a bounded overdrive for the host's start and brake kicks (the same values
+// The drive ceiling (limit.h): the motor's rated voltage over the 5 V drive supply, from the bill of materials
+// in hardware/avr/README.md, with a bounded overdrive for the host's start and brake kicks (the same values
 // as the STM32 board's Board.swift). A motor rated differently: set MOTOR_RATED_MV here.
 #define SUPPLY_MV 5000u
 
