@@ -96,7 +96,7 @@ public final class BreathSession: @unchecked Sendable {
         channel.closeLink()
     }
 
-    private func resolution(_ p: Prepared) -> DutyResolution { p.config.dutyFormat == .i16 ? .i16 : .u8 }
+    private func resolution(_ p: Prepared) -> DutyResolution { DutyResolution(p.config.dutyFormat) }
 
     private func play(_ frames: FrameSource, prepared p: Prepared) throws(SessionError) -> PlayReport {
         inbox.reset()

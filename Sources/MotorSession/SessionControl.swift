@@ -12,7 +12,7 @@ public final class ControlInbox: @unchecked Sendable {
     /// The session's clock (virtual in simulations): changes are stamped with it as they arrive.
     var clock: HostClock = SystemClock()
     private var waiting: [(change: BreathChange, receivedNs: UInt64)] = []
-    /// Set by `stopRequest`: the session ends as if interrupted (motor off).
+    /// Set by `requestStop()`: the session ends as if interrupted (motor off).
     private var stop = false
 
     public init() {}

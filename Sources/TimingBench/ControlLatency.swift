@@ -46,7 +46,7 @@ public enum ControlLatency {
         var options = SessionOptions()
         options.frameRate = frameRate
         options.allowReverse = true
-        let resolution: DutyResolution = prepared.config.dutyFormat == .i16 ? .i16 : .u8
+        let resolution = DutyResolution(prepared.config.dutyFormat)
         let live = LiveFrames(plan: LivePlan(pattern: BreathPattern.presets[1], options: BreathOptions(), loop: true),
                               frameRate: frameRate, resolution: resolution, warmup: 0.3)
         let player = Player(channel: channel, prepared: prepared, options: options)

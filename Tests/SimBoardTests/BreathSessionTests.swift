@@ -4,6 +4,7 @@
 import Breath
 import Foundation
 import MotorSession
+import MotorWire
 import SimBoard
 import Testing
 
@@ -24,4 +25,21 @@ import Testing
         let phases = events.compactMap { e -> BreathPhase? in if case .phase(let k, _, _, _, _) = e { return k } else { return nil } }
         #expect(phases == [.inhale, .hold, .exhale])
     }
+
+    /// Every duty format an app may configure plays at the drive it means: the board's own output at the
+    /// breath's peak is the same fraction of full drive for u8, u16 and i16 (u16 frames were rendered as
+    /// 0...255 and played at about 0.4 %).
+    @Test(arguments: [DutyFormat.u8, .u16, .i16])
+    func everyDutyFormatPlaysAtItsDrive(_ format: DutyFormat) throws {
+        let world = SimWorld(pacing: .virtual, seed: 3)
+        var options = SessionOptions()
+        options.dutyFormat = format
+        let session = BreathSession(link: world.hostLink, clock: world.hostClock, options: options)
+        let report = try session.play(try BreathPattern.parse("1-0-1"), compensate: false)
+        #expect(report.framesPlayed == report.framesTotal && report.motorOffAtExit)
+        let peak = world.board.port.drive.changes.map { abs(Int($0.level)) }.max() ?? 0
+        // The breath peaks at 0.8 of full drive (BreathOptions.peak): 26214 of 32767 on the board's scale.
+        #expect(abs(peak - 26214) < 400, "\(format): peak output \(peak) of 32767")
+    }
 }
+
