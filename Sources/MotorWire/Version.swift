@@ -8,6 +8,8 @@ public enum MotorbreathVersion {
     public static let major: UInt8 = 0
     public static let minor: UInt8 = 1
     public static let patch: UInt8 = 0
-    /// "major.minor.patch".
+    #if !hasFeature(Embedded)
+    /// "major.minor.patch" (host only: string interpolation needs a heap, which the board firmware has not).
     public static var text: String { "\(major).\(minor).\(patch)" }
+    #endif
 }
