@@ -22,14 +22,14 @@ final class EmulatedBoard {
     /// Held while QEMU runs: real-time tests share the machine, except with the deliberate load.
     private let gate = RealTimeGate()
 
-    init(motor: String = "erm", trace: Bool = false, clockNearWrap: Bool = false) throws {
+    init(motor: String = "erm", trace: Bool = false, clockNearWrap: Bool = false, injectOverrun: Bool = false) throws {
         dir = FileManager.default.temporaryDirectory.appendingPathComponent("mb-qemu-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         traceFile = trace ? dir.appendingPathComponent("trace.log") : nil
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = [repositoryRoot.appendingPathComponent("hardware/firmware/run-qemu.sh").path,
                              "--motor", motor, "--dir", dir.path] + (traceFile.map { ["--trace", $0.path] } ?? [])
-            + (clockNearWrap ? ["--clock-near-wrap"] : [])
+            + (clockNearWrap ? ["--clock-near-wrap"] : []) + (injectOverrun ? ["--inject-overrun"] : [])
         let out = Pipe()
         let err = dir.appendingPathComponent("run-qemu.err")
         FileManager.default.createFile(atPath: err.path, contents: nil)

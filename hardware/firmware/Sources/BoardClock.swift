@@ -48,7 +48,14 @@ enum WakeTimer {
                                       maxCycles: longestSleep)
         SysTickRegs.load.store(cycles - 1)
         SCBRegs.icsr.store(SCBRegs.icsrPENDSTCLR)  // forget an alarm that fired while the loop was busy
-        SysTickRegs.val.store(0)                   // count down from the new reload value now
+        SysTickRegs.val.store(0)                   // count down from the new reload value now (clears COUNTFLAG)
+    }
+
+    /// The alarm went off since it was last armed (SysTick's COUNTFLAG, which reading CTRL clears; only
+    /// the sleep check reads it). The alarm may fire between `arm` and the masked check: its interrupt
+    /// is then taken and gone, and this flag is what says so.
+    @inline(__always) static func fired() -> Bool {
+        SysTickRegs.ctrl.load() & SysTickRegs.ctrlCOUNTFLAG != 0
     }
 }
 

@@ -143,6 +143,7 @@ enum SysTickRegs {
     static let ctrl = Reg(address: 0xE000_E010)
     static let load = Reg(address: 0xE000_E014)
     static let val = Reg(address: 0xE000_E018)
+    static let ctrlCOUNTFLAG: UInt32 = 1 << 16
 }
 
 enum SCBRegs {
