@@ -62,7 +62,7 @@ enum Out {
         RCC.enable(RCC.ahb1enr, 1 << 0)   // GPIOA
         RCC.enable(RCC.apb1enr, 1 << 17)  // USART2
         GPIO.a.alternate(pin: 2, af: 7)
-        brr.store((Board.cpuHz + Board.baud / 2) / Board.baud)
+        brr.store((Board.pclk1Hz + Board.baud / 2) / Board.baud)  // USART2 is on APB1
         cr1.store(USART1Regs.cr1UE | USART1Regs.cr1TE)
     }
     static func byte(_ b: UInt8) {

@@ -24,7 +24,7 @@ enum BoardClock {
     }
 
     /// Board ticks since boot (plus `Board.counterStart`). Main loop only: call it at least once per
-    /// 2^32 counts (268 s at 16 MHz); the loop does so at least every `WakeTimer.longestSleep`.
+    /// 2^32 counts (51 s at 84 MHz); the loop does so at least every `WakeTimer.longestSleep`.
     static func now() -> UInt64 {
         counter.extend(TIM5Regs.cnt.load())
     }
