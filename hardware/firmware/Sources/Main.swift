@@ -15,13 +15,20 @@ nonisolated(unsafe) var core: BoardCore<FirmwarePort>? = nil
 
 /// The last reset was the watchdog's (kept for a debugger; the protocol has no field for it).
 nonisolated(unsafe) var resetByWatchdog = false
+/// What the brown-out level write did at this boot (kept for a debugger, like `resetByWatchdog`).
+nonisolated(unsafe) var brownOutResult = BrownOut.Result.unchanged
 
 @_cdecl("motorbreath_main")
 func motorbreathMain() {
     Board.setupClocks()
     MotorDrive.start()
+    #if FAULT_AT_BOOT
+    // Test build: a fault with TIM1 driving the motor pins, before the watchdog runs (a volatile read,
+    // so the compiler keeps the code after it).
+    if USART1Regs.brr.load() != 0xFFFF_FFFF { fatalError() }
+    #endif
     resetByWatchdog = Watchdog.causedLastReset()
-    BrownOut.ensureLevel3()
+    brownOutResult = BrownOut.ensureLevel3()
     Watchdog.start()
     // Globals with initial values are set up on first use: do that here, before the interrupts that
     // also use them are enabled, so an interrupt never runs an initialiser halfway through main's.

@@ -35,13 +35,28 @@ void reset_c(void);
 #define IRQS 86
 #define IRQ_USART1 37
 
-/* A fault must never leave the motor running: zero both TIM1 compare registers and cut the timer's
-   main output (MOE), then stop. The watchdog (Sources/Watchdog.swift) then resets the chip within
-   about 250 ms, and the reset path below holds the motor off. */
+/* A fault must never leave the motor running, with or without the gate pull-down: the motor pins
+   (PA8, PB14) are taken from TIM1 and driven low as GPIO outputs, as the reset code does (a CCR write
+   alone lands in the preload register and waits for an update; MOE off alone lets the pins float).
+   TIM1's compare registers and MOE are cleared too. Then the watchdog is started: if main had started
+   it (Sources/Watchdog.swift) this changes nothing and it resets the chip within about 250 ms; if the
+   fault came before that (clock setup, MotorDrive.start, the brown-out write), this starts it with
+   its reset values (/4, 4095: about 0.5 s at the LSI's 32 kHz, 0.35-1 s over its range). Either way a
+   reset follows, and the reset path holds the motor off. QEMU does not model the IWDG: there the board
+   stays in this loop, motor pins low. */
 void Fault_Handler(void) {
+    __asm volatile("cpsid i" ::: "memory");
+    RCC_AHB1ENR |= 0x3u; /* GPIOA, GPIOB clocks (on already unless the fault came first thing) */
+    (void)RCC_AHB1ENR;
+    __asm volatile("dsb" ::: "memory");
+    GPIOA_BSRR = 1u << (8 + 16);
+    GPIOA_MODER = (GPIOA_MODER & ~(3u << 16)) | (1u << 16);
+    GPIOB_BSRR = 1u << (14 + 16);
+    GPIOB_MODER = (GPIOB_MODER & ~(3u << 28)) | (1u << 28);
     *(volatile uint32_t *)0x40010034u = 0; /* TIM1 CCR1 */
     *(volatile uint32_t *)0x40010038u = 0; /* TIM1 CCR2 */
     *(volatile uint32_t *)0x40010044u = 0; /* TIM1 BDTR: MOE off */
+    *(volatile uint32_t *)0x40003000u = 0xCCCCu; /* IWDG_KR: start */
     for (;;) __asm volatile("wfi");
 }
 
