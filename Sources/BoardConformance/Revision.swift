@@ -23,6 +23,8 @@ public struct Revision: Comparable, Sendable, CustomStringConvertible {
     public static let r1_1 = Revision(1)
     /// Boards announce their revision (HELLO's `host_revision`, INFO's extension).
     public static let r1_2 = Revision(2)
+    /// STATUS appends `rx_lost_bytes` for a host that named revision 1.3 or later.
+    public static let r1_3 = Revision(3)
     /// The revision this code implements.
     public static let current = Revision(Wire.revision)
 

@@ -47,6 +47,10 @@ public struct BoardCore<Port: MotorPort> {
     /// The revision the host named in its last HELLO (nil: none since boot, or a plain HELLO). Payloads a
     /// later revision extends are sent in the layout of the lower of it and `Wire.revision` (section 10).
     public internal(set) var hostRevision: UInt8?
+    /// Received bytes the hardware lost before they reached `receive` (UART overruns, receive-ring
+    /// overflows), since boot, wrapping: the board's hardware layer keeps it current. Reported in STATUS
+    /// to a host of revision 1.3 or later (section 10).
+    public var rxLostBytes: UInt32 = 0
 
     /// A board with `limits` should also set `Info.capLimits` in `info`: it answers LIMITS_REQ either way.
     public init(port: Port, info: Info, outputLeadTicks: UInt64 = 0, limits: Limits? = nil) {
@@ -248,6 +252,7 @@ public struct BoardCore<Port: MotorPort> {
                       lateFrames: lateFrames, duplicateFrames: duplicateFrames,
                       rxCRCErrors: UInt16(truncatingIfNeeded: errs.badCRC),
                       rxOtherErrors: UInt16(truncatingIfNeeded: errs.total &- errs.badCRC &+ badMessages),
-                      failsafeTrips: failsafeTrips, tick: now, output: outputs.level(at: now))
+                      failsafeTrips: failsafeTrips, tick: now, output: outputs.level(at: now),
+                      rxLostBytes: min(hostRevision ?? 0, Wire.revision) >= Status.lostBytesRevision ? rxLostBytes : nil)
     }
 }

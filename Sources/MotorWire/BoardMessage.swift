@@ -59,6 +59,7 @@ public enum BoardMessage: Sendable, Equatable {
             p.appendLE16(s.failsafeTrips)
             p.appendLE64(s.tick)
             p.appendLE16(UInt16(bitPattern: s.output))
+            if let lost = s.rxLostBytes { p.appendLE32(lost) }  // revision 1.3 (section 10)
         case .nak(let n):
             p.append(n.code.rawValue)
             p.append(n.refSeq)
@@ -118,14 +119,16 @@ public enum BoardMessage: Sendable, Equatable {
             try need(12)
             self = .clock(token: p.le32(at: 0), tick: p.le64(at: 4))
         case .status:
-            try need(Status.payloadSize)
+            // Revision 1.3 appends rx_lost_bytes for a host that named 1.3 or later: either exact size.
+            if p.count != Status.payloadSizeLost { try need(Status.payloadSize) }
             guard let state = BoardState(rawValue: p[0]) else { throw .badPayload(type) }
             self = .status(Status(state: state, ackSeq: p[1], fill: p.le16(at: 2), free: p.le16(at: 4),
                                   nextExpected: p.le32(at: 6), nextPlay: p.le32(at: 10),
                                   underruns: p.le32(at: 14), lateFrames: p.le32(at: 18),
                                   duplicateFrames: p.le32(at: 22), rxCRCErrors: p.le16(at: 26),
                                   rxOtherErrors: p.le16(at: 28), failsafeTrips: p.le16(at: 30),
-                                  tick: p.le64(at: 32), output: Int16(bitPattern: p.le16(at: 40))))
+                                  tick: p.le64(at: 32), output: Int16(bitPattern: p.le16(at: 40)),
+                                  rxLostBytes: p.count == Status.payloadSizeLost ? p.le32(at: 42) : nil))
         case .nak:
             try need(Nak.payloadSize)
             guard let code = NakCode(rawValue: p[0]) else { throw .badPayload(type) }

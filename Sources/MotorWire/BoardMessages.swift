@@ -132,13 +132,21 @@ public struct Status: Sendable, Equatable {
     public var tick: UInt64
     /// The drive level being output now (-32767...32767).
     public var output: Int16
+    /// Received bytes lost before framing since boot (UART overruns, receive-buffer overflows), wrapping;
+    /// revision 1.3 appends it, for a host whose HELLO named revision 1.3 or later. nil: not sent.
+    public var rxLostBytes: UInt32?
 
+    /// The payload up to revision 1.2 (and to a host that named no later revision).
     public static let payloadSize = 42
+    /// With revision 1.3's `rx_lost_bytes`.
+    public static let payloadSizeLost = 46
+    /// The first revision whose STATUS carries `rx_lost_bytes`.
+    public static let lostBytesRevision: UInt8 = 3
 
     public init(state: BoardState, ackSeq: UInt8, fill: UInt16, free: UInt16, nextExpected: UInt32,
                 nextPlay: UInt32, underruns: UInt32, lateFrames: UInt32, duplicateFrames: UInt32,
                 rxCRCErrors: UInt16, rxOtherErrors: UInt16, failsafeTrips: UInt16, tick: UInt64,
-                output: Int16) {
+                output: Int16, rxLostBytes: UInt32? = nil) {
         self.state = state
         self.ackSeq = ackSeq
         self.fill = fill
@@ -153,6 +161,7 @@ public struct Status: Sendable, Equatable {
         self.failsafeTrips = failsafeTrips
         self.tick = tick
         self.output = output
+        self.rxLostBytes = rxLostBytes
     }
 }
 

@@ -3,9 +3,9 @@
 /// Numbers fixed by protocol.md, section "Frame layout" and "Messages".
 public enum Wire {
     public static let version: UInt8 = 1
-    /// The revision of version 1 this code implements (protocol.md section 10): 2 is revision 1.2.
+    /// The revision of version 1 this code implements (protocol.md section 10): 3 is revision 1.3.
     /// Announced in INFO's extension to a host that asks with HELLO's `host_revision` byte.
-    public static let revision: UInt8 = 2
+    public static let revision: UInt8 = 3
     /// Header bytes before the payload: version, type, seq, length.
     public static let headerSize = 4
     public static let crcSize = 2

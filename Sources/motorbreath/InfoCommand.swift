@@ -36,6 +36,8 @@ struct InfoCommand: ParsableCommand {
         var output: Int
         var failsafeTrips: Int
         var rxErrors: Int
+        /// Received bytes the board lost before framing (STATUS rx_lost_bytes, revision 1.3); nil from an older board.
+        var rxLostBytes: Int?
         var limits: LimitsOutput?
 
         enum CodingKeys: String, CodingKey {
@@ -43,7 +45,7 @@ struct InfoCommand: ParsableCommand {
                  protocolRevision = "protocol_revision", motor, pwmBits = "pwm_bits", capabilities
             case bufferFrames = "buffer_frames", frameRateHz = "frame_rate_hz", clockHz = "clock_hz", uniqueID = "unique_id"
             case lraResonanceHz = "lra_resonance_hz", state, output, failsafeTrips = "failsafe_trips", rxErrors = "rx_errors"
-            case limits
+            case rxLostBytes = "rx_lost_bytes", limits
         }
     }
 
@@ -86,6 +88,7 @@ struct InfoCommand: ParsableCommand {
             lraResonanceHz: info.lraResonanceDeciHz > 0 ? Double(info.lraResonanceDeciHz) / 10 : nil,
             state: "\(status.state)", output: Int(status.output), failsafeTrips: Int(status.failsafeTrips),
             rxErrors: Int(status.rxCRCErrors) + Int(status.rxOtherErrors),
+            rxLostBytes: status.rxLostBytes.map { Int($0) },
             limits: limits.map {
                 LimitsOutput(ceilingLevel: Int($0.ceilingLevel), ceilingPercent: (Double($0.ceilingLevel) / 327.67 * 10).rounded() / 10,
                              overdriveMs: Int($0.overdriveMs), recoveryMs: Int($0.recoveryMs), availableMs: Int($0.availableMs),
@@ -104,6 +107,6 @@ struct InfoCommand: ParsableCommand {
             print("drive ceiling \(String(format: "%.0f", l.ceilingPercent)) % (\(l.ratedMv) mV motor on \(l.supplyMv) mV), overdrive up to \(l.overdriveMs) ms "
                 + "then \(l.recoveryMs) ms at or below it (\(l.availableMs) ms available)")
         }
-        print("state         \(out.state), output \(out.output), failsafe trips \(out.failsafeTrips), receive errors \(out.rxErrors)")
+        print("state         \(out.state), output \(out.output), failsafe trips \(out.failsafeTrips), receive errors \(out.rxErrors)\(out.rxLostBytes.map { ", bytes lost \($0)" } ?? "")")
     }
 }

@@ -22,7 +22,7 @@ import Testing
             #expect(info["name"] as? String == "motorbreath-avr-\(variant)")
             #expect(info["firmware"] as? String == "0.1.0")
             #expect(info["protocol_version"] as? Int == Int(Wire.version))
-            #expect(info["protocol_revision"] as? String == "1.\(Wire.revision)")  // announced (protocol.md section 10)
+            #expect(info["protocol_revision"] as? String == "1.2")  // announced (protocol.md section 10)
             #expect(info["motor"] as? String == (variant == "lra" ? "LRA" : "ERM"))
             #expect(info["pwm_bits"] as? Int == 10)  // ceil(log2(800 steps)), as the STM32 board counts its own
             #expect(info["capabilities"] as? [String] == caps)

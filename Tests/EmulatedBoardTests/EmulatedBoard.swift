@@ -22,14 +22,19 @@ final class EmulatedBoard {
     /// Held while QEMU runs: real-time tests share the machine, except with the deliberate load.
     private let gate = RealTimeGate()
 
-    init(motor: String = "erm", trace: Bool = false, clockNearWrap: Bool = false) throws {
+    init(motor: String = "erm", trace: Bool = false, clockNearWrap: Bool = false, injectOverrun: Bool = false,
+         faultAtBoot: Bool = false) throws {
         dir = FileManager.default.temporaryDirectory.appendingPathComponent("mb-qemu-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         traceFile = trace ? dir.appendingPathComponent("trace.log") : nil
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [repositoryRoot.appendingPathComponent("hardware/firmware/run-qemu.sh").path,
-                             "--motor", motor, "--dir", dir.path] + (traceFile.map { ["--trace", $0.path] } ?? [])
-            + (clockNearWrap ? ["--clock-near-wrap"] : [])
+        var arguments: [String] = [repositoryRoot.appendingPathComponent("hardware/firmware/run-qemu.sh").path,
+                                   "--motor", motor, "--dir", dir.path]
+        if let traceFile { arguments += ["--trace", traceFile.path] }
+        if clockNearWrap { arguments.append("--clock-near-wrap") }
+        if injectOverrun { arguments.append("--inject-overrun") }
+        if faultAtBoot { arguments.append("--fault-at-boot") }
+        process.arguments = arguments
         let out = Pipe()
         let err = dir.appendingPathComponent("run-qemu.err")
         FileManager.default.createFile(atPath: err.path, contents: nil)
@@ -95,6 +100,12 @@ final class EmulatedBoard {
         }
     }
 
+    /// Every register write in QEMU's trace so far, in order: (address, value).
+    func allWrites() throws -> [(address: UInt32, value: UInt32)] {
+        guard let traceFile else { return [] }
+        return try traceWrites(in: String(contentsOf: traceFile, encoding: .utf8))
+    }
+
     /// Writes to a TIM1 register seen in QEMU's trace, in order: (host wall-clock time, value).
     func timerWrites(offset: UInt32) throws -> [(at: Date, value: UInt32)] {
         guard let traceFile else { return [] }
@@ -113,4 +124,18 @@ final class EmulatedBoard {
         }
         return out
     }
+}
+
+/// The register writes in a QEMU `memory_region_ops_write` trace, in order: (address, value).
+func traceWrites(in text: String) -> [(address: UInt32, value: UInt32)] {
+    var out: [(UInt32, UInt32)] = []
+    for line in text.split(separator: "\n") where line.contains("memory_region_ops_write") {
+        let fields = line.split(separator: " ")
+        guard let a = fields.firstIndex(of: "addr"), a + 1 < fields.count,
+              let v = fields.firstIndex(of: "value"), v + 1 < fields.count,
+              let address = UInt32(fields[a + 1].dropFirst(2), radix: 16),
+              let value = UInt32(fields[v + 1].dropFirst(2), radix: 16) else { continue }
+        out.append((address, value))
+    }
+    return out
 }

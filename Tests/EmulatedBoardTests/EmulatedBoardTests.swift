@@ -71,6 +71,7 @@ func judgeFailsafe(_ report: PlayReport, qemuWaitMs: Double?, failsafeMs: Double
         #expect(info["clock_hz"] as? Int == 20_000_000)  // TIM5, free-running (QEMU clocks it at 1 GHz / 50)
         #expect(info["state"] as? String == "idle")
         #expect(info["output"] as? Int == 0)
+        #expect(info["rx_lost_bytes"] as? Int == 0)  // revision 1.3's STATUS field, asked for by info
     }
 
     @Test func aWholeFourSevenEightPlaysOnTheBoardsClock() throws {

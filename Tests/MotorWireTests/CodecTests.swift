@@ -87,6 +87,22 @@ import Testing
         #expect(throws: WireError.badPayload(.info)) { try info([0]) }  // revision 1.0 has no extension
     }
 
+    /// STATUS is 42 bytes, or 46 with revision 1.3's rx_lost_bytes (protocol.md section 10); nothing else.
+    @Test func statusSizesAreExact() throws {
+        let s = Status(state: .idle, ackSeq: 0, fill: 0, free: 64, nextExpected: 0, nextPlay: 0, underruns: 0,
+                       lateFrames: 0, duplicateFrames: 0, rxCRCErrors: 0, rxOtherErrors: 0, failsafeTrips: 0,
+                       tick: 5, output: 0)
+        let old = array(BoardMessage.status(s).payload())
+        var withLost = s
+        withLost.rxLostBytes = 0x0102_0304
+        let new = array(BoardMessage.status(withLost).payload())
+        #expect(old.count == Status.payloadSize && new.count == Status.payloadSizeLost)
+        #expect(try BoardMessage(Packet(type: 0x84, seq: 0, payload: fixed(old))) == .status(s))
+        #expect(try BoardMessage(Packet(type: 0x84, seq: 0, payload: fixed(new))) == .status(withLost))
+        #expect(throws: WireError.badPayload(.status)) { try BoardMessage(Packet(type: 0x84, seq: 0, payload: fixed(old + [1, 2]))) }
+        #expect(throws: WireError.badPayload(.status)) { try BoardMessage(Packet(type: 0x84, seq: 0, payload: fixed(new + [1]))) }
+    }
+
     @Test func framesRejectsBadCountsAndFormats() {
         func frames(_ bytes: [UInt8]) throws(WireError) -> HostMessage {
             try HostMessage(Packet(type: MessageType.frames.rawValue, seq: 0, payload: fixed(bytes)))

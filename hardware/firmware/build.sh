@@ -2,12 +2,14 @@
 # Builds the reference board firmware: the shared MotorWire and BoardCore sources plus Sources/ compiled
 # as one Embedded Swift module, Startup/startup.c, linked with arm-none-eabi-gcc; prints flash and RAM.
 #
-#   hardware/firmware/build.sh [--board qemu|f4] [--motor erm|erm-hbridge|lra] [--clock-near-wrap|--cycle-bench] [--out DIR]
+#   hardware/firmware/build.sh [--board qemu|f4] [--motor erm|erm-hbridge|lra] [--clock-near-wrap|--cycle-bench|--inject-overrun|--fault-at-boot] [--out DIR]
 #
 # --board qemu       QEMU's netduinoplus2 (STM32F405 at 168 MHz, 20 MHz board clock) - the emulated-board tests
 # --board f4         a Black Pill (STM32F401/F411) or any STM32F4 on its 16 MHz reset clock (the default)
 # --clock-near-wrap  test build: the 32-bit clock counter starts 15 s before it wraps (and the board clock 15 s before 2^32)
 # --cycle-bench      Bench/CycleBench.swift instead of the main loop: code paths timed, printed on USART1 (cycle-bench.sh)
+# --inject-overrun   test build: the 100th received byte is lost as in a USART overrun (Sources/InjectedOverrun.swift)
+# --fault-at-boot    test build: a fault right after MotorDrive.start, before the watchdog runs (Main.swift)
 # Output: DIR/motorbreath.elf and DIR/motorbreath.bin (default DIR: hardware/firmware/build/BOARD-MOTOR[-nearwrap]).
 # Needs: swiftc (Swift 6.2+, with the Embedded Swift libraries) and gcc-arm-none-eabi.
 set -euo pipefail
@@ -24,8 +26,10 @@ while [ $# -gt 0 ]; do
         --motor) motor="$2"; shift 2 ;;
         --clock-near-wrap) suffix="-nearwrap"; shift ;;
         --cycle-bench) suffix="-cyclebench"; shift ;;
+        --inject-overrun) suffix="-overrun"; shift ;;
+        --fault-at-boot) suffix="-fault"; shift ;;
         --out) out="$2"; shift 2 ;;
-        -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "build.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -43,6 +47,8 @@ case "$motor" in
     *) echo "build.sh: --motor is erm, erm-hbridge or lra, not '$motor'" >&2; exit 2 ;;
 esac
 [ "$suffix" = "-nearwrap" ] && defines+=(-D CLOCK_NEAR_WRAP)
+[ "$suffix" = "-overrun" ] && defines+=(-D INJECT_OVERRUN)
+[ "$suffix" = "-fault" ] && defines+=(-D FAULT_AT_BOOT)
 # The hardware layer; the cycle bench replaces the main loop with its own.
 firmware_sources=("$here"/Sources/*.swift)
 if [ "$suffix" = "-cyclebench" ]; then

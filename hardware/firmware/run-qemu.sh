@@ -2,27 +2,32 @@
 # Boots the firmware on QEMU's netduinoplus2 (STM32F405) with USART1 on a pseudo-terminal, and prints
 # the terminal's path as its first line. Runs until interrupted (Ctrl-C or SIGTERM), then cleans up.
 #
-#   hardware/firmware/run-qemu.sh [--motor erm|erm-hbridge|lra] [--clock-near-wrap] [--trace FILE] [--dir DIR]
+#   hardware/firmware/run-qemu.sh [--motor erm|erm-hbridge|lra] [--clock-near-wrap|--inject-overrun|--fault-at-boot] [--trace FILE] [--dir DIR]
 #   motorbreath --port <the printed path>
 #
 # --trace FILE       writes QEMU's log of peripheral register writes (timer compare registers included)
 # --clock-near-wrap  boots the test build whose clock counter wraps 15 s after boot (build.sh --clock-near-wrap)
+# --inject-overrun   boots the test build that loses its 100th received byte to an overrun (build.sh --inject-overrun)
+# --fault-at-boot    boots the test build that faults before its watchdog runs (build.sh --fault-at-boot)
 # The UART goes through a unix socket and socat, a stable path that reopens instantly (QEMU's own
 # -serial pty loses bytes until a reader connects).
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
 motor=erm
-nearwrap=()
+variant=()
+suffix=""
 trace=""
 dir=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --motor) motor="$2"; shift 2 ;;
         --trace) trace="$2"; shift 2 ;;
-        --clock-near-wrap) nearwrap=(--clock-near-wrap); shift ;;
+        --clock-near-wrap) variant=(--clock-near-wrap); suffix=-nearwrap; shift ;;
+        --inject-overrun) variant=(--inject-overrun); suffix=-overrun; shift ;;
+        --fault-at-boot) variant=(--fault-at-boot); suffix=-fault; shift ;;
         --dir) dir="$2"; shift 2 ;;
-        -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "run-qemu.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -30,8 +35,8 @@ for tool in qemu-system-arm socat; do
     command -v "$tool" >/dev/null || { echo "run-qemu.sh: $tool not found (apt-get install qemu-system-arm socat)" >&2; exit 1; }
 done
 
-elf="$here/build/qemu-$motor${nearwrap:+-nearwrap}/motorbreath.elf"
-"$here/build.sh" --board qemu --motor "$motor" "${nearwrap[@]}" >&2
+elf="$here/build/qemu-$motor$suffix/motorbreath.elf"
+"$here/build.sh" --board qemu --motor "$motor" ${variant[@]+"${variant[@]}"} >&2
 
 dir="${dir:-$(mktemp -d /tmp/motorbreath-qemu.XXXXXX)}"
 mkdir -p "$dir"

@@ -10,11 +10,18 @@ enum Board {
     /// QEMU's netduinoplus2 clocks SysTick from a 168 MHz system clock and ignores RCC and the baud rate.
     static let cpuHz: UInt32 = 168_000_000
     #else
-    /// The reset clock (HSI, 16 MHz, ±1 %): no PLL, no waiting on RCC flags. The host measures and
-    /// corrects the clock's drift, so the RC oscillator's error does not reach the breath.
-    static let cpuHz: UInt32 = 16_000_000
+    /// The PLL at 84 MHz (Clocks.swift), from the Black Pill's 25 MHz crystal, or from the HSI when the
+    /// crystal does not start (the same 84 MHz, with the RC oscillator's ±1 % at 25 °C, about ±4 % over
+    /// -10...85 °C). 84 MHz is the F401's maximum; the F411 (100 MHz) runs the same build.
+    static let cpuHz: UInt32 = 84_000_000
     #endif
+    /// APB2 (USART1, TIM1) runs undivided; APB1 at half (TIM5's timer clock is twice that: cpuHz again).
     static let pclk2Hz = cpuHz
+    #if QEMU
+    static let pclk1Hz = cpuHz
+    #else
+    static let pclk1Hz = cpuHz / 2
+    #endif
     static let timerHz = cpuHz
     static let baud: UInt32 = 115_200
 
@@ -23,9 +30,10 @@ enum Board {
     static let counterPrescaler: UInt32 = 49
     static let counterHz: UInt32 = 20_000_000
     #else
-    /// TIM5 on APB1 at the 16 MHz HSI, undivided: the board clock ticks with the CPU clock.
+    /// TIM5 on the 84 MHz APB1 timer clock, undivided: the board clock ticks with the CPU clock (its
+    /// 32 bits wrap every 51 s; the loop reads it at least every 50 ms).
     static let counterPrescaler: UInt32 = 0
-    static let counterHz: UInt32 = 16_000_000
+    static let counterHz: UInt32 = 84_000_000
     #endif
     #if CLOCK_NEAR_WRAP
     /// Test build: the counter starts 15 s before its 32-bit wrap, and the board clock 15 s before 2^32.
@@ -60,6 +68,10 @@ enum Board {
         #if QEMU
         return motor == .lra ? BoardName("motorbreath-qemu-lra") : hBridge ? BoardName("motorbreath-qemu-erm-hbridge") : BoardName("motorbreath-qemu-erm")
         #else
+        // "-hsi": the crystal did not start and the clock runs from the RC oscillator (Clocks.swift).
+        if !Clocks.crystal {
+            return motor == .lra ? BoardName("motorbreath-f4-lra-hsi") : hBridge ? BoardName("motorbreath-f4-erm-hbridge-hsi") : BoardName("motorbreath-f4-erm-hsi")
+        }
         return motor == .lra ? BoardName("motorbreath-f4-lra") : hBridge ? BoardName("motorbreath-f4-erm-hbridge") : BoardName("motorbreath-f4-erm")
         #endif
     }
@@ -83,9 +95,8 @@ enum Board {
                     clockHz: BoardClock.hz, uniqueID: uniqueID(), lraResonanceDeciHz: lraDeciHz, name: name())
     }
 
-    /// Clock setup: the reset clock, zero flash wait states (16 MHz needs none), caches on.
+    /// Clock setup from any prior clock state (Clocks.swift).
     static func setupClocks() {
-        Flash.acr.store(1 << 9 | 1 << 10)  // instruction and data caches, 0 wait states
-        RCC.cfgr.store(0)                   // SYSCLK = HSI, AHB/APB prescalers 1
+        Clocks.setup()
     }
 }

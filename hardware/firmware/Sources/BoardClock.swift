@@ -24,7 +24,7 @@ enum BoardClock {
     }
 
     /// Board ticks since boot (plus `Board.counterStart`). Main loop only: call it at least once per
-    /// 2^32 counts (268 s at 16 MHz); the loop does so at least every `WakeTimer.longestSleep`.
+    /// 2^32 counts (51 s at 84 MHz); the loop does so at least every `WakeTimer.longestSleep`.
     static func now() -> UInt64 {
         counter.extend(TIM5Regs.cnt.load())
     }
@@ -48,7 +48,14 @@ enum WakeTimer {
                                       maxCycles: longestSleep)
         SysTickRegs.load.store(cycles - 1)
         SCBRegs.icsr.store(SCBRegs.icsrPENDSTCLR)  // forget an alarm that fired while the loop was busy
-        SysTickRegs.val.store(0)                   // count down from the new reload value now
+        SysTickRegs.val.store(0)                   // count down from the new reload value now (clears COUNTFLAG)
+    }
+
+    /// The alarm went off since it was last armed (SysTick's COUNTFLAG, which reading CTRL clears; only
+    /// the sleep check reads it). The alarm may fire between `arm` and the masked check: its interrupt
+    /// is then taken and gone, and this flag is what says so.
+    @inline(__always) static func fired() -> Bool {
+        SysTickRegs.ctrl.load() & SysTickRegs.ctrlCOUNTFLAG != 0
     }
 }
 

@@ -26,11 +26,26 @@ struct Reg {
 
 enum RCC {
     static let base: UInt = 0x4002_3800
+    static let cr = Reg(address: base + 0x00)
+    static let pllcfgr = Reg(address: base + 0x04)
     static let cfgr = Reg(address: base + 0x08)
+    static let cir = Reg(address: base + 0x0C)
+    static let ahb2rstr = Reg(address: base + 0x14)
+    static let apb1rstr = Reg(address: base + 0x20)
+    static let apb2rstr = Reg(address: base + 0x24)
     static let ahb1enr = Reg(address: base + 0x30)
+    static let ahb2enr = Reg(address: base + 0x34)
     static let apb1enr = Reg(address: base + 0x40)
     static let apb2enr = Reg(address: base + 0x44)
     static let csr = Reg(address: base + 0x74)
+
+    static let crHSION: UInt32 = 1 << 0
+    static let crHSIRDY: UInt32 = 1 << 1
+    static let crHSEON: UInt32 = 1 << 16
+    static let crHSERDY: UInt32 = 1 << 17
+    static let crHSEBYP: UInt32 = 1 << 18
+    static let crPLLON: UInt32 = 1 << 24
+    static let crPLLRDY: UInt32 = 1 << 25
 
     /// Turns on peripheral clocks, then reads the enable register back and waits for the write to
     /// complete (DSB) before the caller touches the peripheral: ES0182/ES0287 "Delay after an RCC
@@ -40,6 +55,11 @@ enum RCC {
         _ = register.load()
         dsb()
     }
+}
+
+/// The power controller: voltage scaling (PWR_CR VOS, bits 15:14).
+enum PWRRegs {
+    static let cr = Reg(address: 0x4000_7000)
 }
 
 enum Flash {
@@ -143,6 +163,7 @@ enum SysTickRegs {
     static let ctrl = Reg(address: 0xE000_E010)
     static let load = Reg(address: 0xE000_E014)
     static let val = Reg(address: 0xE000_E018)
+    static let ctrlCOUNTFLAG: UInt32 = 1 << 16
 }
 
 enum SCBRegs {
