@@ -81,6 +81,9 @@ import Testing
         let (socat, _) = try socat("exec sleep 60 < \(link)", in: dir)
         defer { kill(socat.processIdentifier, SIGKILL); socat.waitUntilExit() }
         let r = try runMotorbreath(["selftest", "--loopback", "--port", link, "--seconds", "0.3"], timeout: 30)
+        // The named sleep outlives socat (and would hold the test until it ends): it goes too.
+        let named = r.stderr.split(separator: "pid ").last.flatMap { Int32($0.prefix { $0.isNumber }) }
+        if let named { kill(named, SIGKILL) }
         #expect(r.status == 1)
         #expect(r.stderr.hasPrefix("motorbreath: \(link) is open in another program (sleep, pid "), "\(r.stderr)")
     }
