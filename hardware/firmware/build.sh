@@ -5,9 +5,9 @@
 #   hardware/firmware/build.sh [--board qemu|f4] [--motor erm|erm-hbridge|lra] [--clock-near-wrap|--cycle-bench|--inject-overrun|--fault-at-boot] [--out DIR]
 #
 # --board qemu       QEMU's netduinoplus2 (STM32F405 at 168 MHz, 20 MHz board clock) - the emulated-board tests
-# --board f4         a Black Pill (STM32F401/F411) or any STM32F4 on its 16 MHz reset clock (the default)
+# --board f4         a Black Pill (STM32F401/F411) at 84 MHz from its 25 MHz crystal, or from the HSI without one (the default)
 # --clock-near-wrap  test build: the 32-bit clock counter starts 15 s before it wraps (and the board clock 15 s before 2^32)
-# --cycle-bench      Bench/CycleBench.swift instead of the main loop: code paths timed, printed on USART1 (cycle-bench.sh)
+# --cycle-bench      Bench/CycleBench.swift instead of the main loop: code paths timed, printed on USART2 (cycle-bench.sh)
 # --inject-overrun   test build: the 100th received byte is lost as in a USART overrun (Sources/InjectedOverrun.swift)
 # --fault-at-boot    test build: a fault right after MotorDrive.start, before the watchdog runs (Main.swift)
 # Output: DIR/motorbreath.elf and DIR/motorbreath.bin (default DIR: hardware/firmware/build/BOARD-MOTOR[-nearwrap]).
