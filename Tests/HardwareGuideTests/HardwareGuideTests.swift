@@ -29,7 +29,7 @@ struct BoardGuide: CustomTestStringConvertible, Sendable {
     func firmware() throws -> FirmwarePins { name == "avr" ? try .avr() : try .stm32() }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct HardwareGuideTests {
+@Suite(.timeLimit(.minutes(10))) struct HardwareGuideTests {
     @Test("the netlist wires each firmware pin to its drive part", arguments: BoardGuide.all)
     func netlistMatchesFirmware(board: BoardGuide) throws {
         let firmware = try board.firmware(), netlist = try Netlist(path: board.dir + "/netlist.json")
@@ -138,7 +138,7 @@ struct BoardGuide: CustomTestStringConvertible, Sendable {
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct SchematicScriptTests {
+@Suite(.timeLimit(.minutes(10))) struct SchematicScriptTests {
     @Test("the committed SVGs are exactly what schematic.py draws from the netlists")
     func schematicsUpToDate() throws {
         let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first { FileManager.default.isExecutableFile(atPath: $0) }

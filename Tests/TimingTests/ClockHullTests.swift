@@ -5,7 +5,7 @@ import Breath
 @testable import MotorSession
 import Testing
 
-@Suite(.timeLimit(.minutes(2))) struct ClockHullTests {
+@Suite(.timeLimit(.minutes(10))) struct ClockHullTests {
     @Test func theHullsGiveTheSameEnvelopesAsEveryExchange() {
         let seed = UInt64(0x5eed_c10c)
         var rng = SplitMix64(seed: seed)
