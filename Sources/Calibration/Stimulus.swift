@@ -36,6 +36,13 @@ public struct Stimulus: Sendable, Equatable {
 
     /// Mean felt amplitude over the judged stretch when played from rest on `motor`.
     public func judgedAmplitude(on motor: MotorProfile, dt: Double = 0.001) -> Double {
+        judgedAmplitude(of: { self.level(at: $0) }, on: motor, dt: dt)
+    }
+
+    /// Mean felt amplitude over the judged stretch of `drive` (the drive at each time from the stimulus
+    /// start, asked at increasing times: what the stimulus meant, or what a board really output) played
+    /// from rest on `motor`, stepped every `dt` seconds.
+    public func judgedAmplitude(of drive: (Double) -> Double, on motor: MotorProfile, dt: Double = 0.001) -> Double {
         var model: any MotorModel = {
             switch motor {
             case .erm(let m): return m.atRest
@@ -47,7 +54,7 @@ public struct Stimulus: Sendable, Equatable {
         var sum = 0.0, n = 0
         var t = 0.0
         while t < total - 1e-12 {
-            model.advance(drive: level(at: t), seconds: dt)
+            model.advance(drive: drive(t), seconds: dt)
             t += dt
             if t > judgedFrom + 1e-12 {
                 sum += model.amplitude
@@ -55,6 +62,17 @@ public struct Stimulus: Sendable, Equatable {
             }
         }
         return n > 0 ? sum / Double(n) : 0
+    }
+
+    /// A board's output as (seconds from its first change, drive) read as a drive function for
+    /// `judgedAmplitude(of:on:)`: 0 before the first change, then the latest change's level. Ask it at
+    /// increasing times (it walks the timeline once).
+    public static func drive(following timeline: [(seconds: Double, drive: Double)]) -> (Double) -> Double {
+        var k = 0
+        return { t in
+            while k + 1 < timeline.count && timeline[k + 1].seconds <= t { k += 1 }
+            return timeline.isEmpty || timeline[0].seconds > t ? 0 : timeline[k].drive
+        }
     }
 }
 

@@ -43,22 +43,6 @@ final class TrialPlayer {
 
     /// Mean felt amplitude over the judged stretch of `stimulus`, of the output `timeline` played on `motor`.
     static func judged(_ timeline: [(seconds: Double, drive: Double)], stimulus: Stimulus, motor: ERMModel) -> Double {
-        var m = motor.atRest
-        let dt = 0.001
-        let end = stimulus.seconds
-        var sum = 0.0, n = 0
-        var k = 0
-        var t = 0.0
-        while t < end - 1e-12 {
-            while k + 1 < timeline.count && timeline[k + 1].seconds <= t { k += 1 }
-            let drive = timeline.isEmpty || timeline[0].seconds > t ? 0 : timeline[k].drive
-            m.advance(drive: drive, seconds: dt)
-            t += dt
-            if t > end - stimulus.judgedSeconds + 1e-12 {
-                sum += m.amplitude
-                n += 1
-            }
-        }
-        return n > 0 ? sum / Double(n) : 0
+        stimulus.judgedAmplitude(of: Stimulus.drive(following: timeline), on: .erm(motor))
     }
 }
