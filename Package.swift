@@ -78,7 +78,7 @@ let package = Package(
         // .ci/install; hardware/avr's Makefile builds it).
         .testTarget(
             name: "AVRBoardTests",
-            dependencies: ["MotorSession", "SerialLink", "Breath", "MotorWire", "motorbreath", "TestSupport"]
+            dependencies: ["MotorSession", "SerialLink", "Breath", "MotorWire", "BoardCore", "motorbreath", "TestSupport"]
         ),
         .testTarget(
             name: "EndToEndTests",

@@ -46,11 +46,8 @@
 #define FW_MINOR 1
 #define FW_PATCH 0
 
-#define MOTOR_ERM 0
-#define MOTOR_LRA 1
-#define CAP_REVERSE 0x01
-#define CAP_LRA_CARRIER 0x02
-#define CAP_LIMITS 0x04
+// MOTOR_ERM/LRA and the CAP_* capability bits: wire_gen.h (generated from the Swift wire tables).
+#include "wire_gen.h"
 
 // The drive ceiling (limit.h): the motor's rated voltage over the 5 V drive supply, from the bill of materials
 // in hardware/avr/README.md, with a bounded overdrive for the host's start and brake kicks (the same values

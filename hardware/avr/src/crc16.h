@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <util/crc16.h>
 
-#define CRC16_INIT 0xFFFFu
+#include "wire_gen.h"  // CRC16_INIT
 
 // avr-libc's _crc_xmodem_update is this CRC's MSB-first update step for polynomial 0x1021 (XMODEM
 // differs only in starting from 0): branch-free assembly, about 20 cycles a byte.

@@ -73,7 +73,7 @@ void fault_init(void) {
 // 4: the Timer1 interrupt is turned off (TIMSK1 = 0), so the output stage stops with the last duty on.
 static uint8_t fault_test_done __attribute__((section(".noinit")));  // survives a restart, not a power-up
 static void fault_test(void) {
-    if (fault_test_done == 0xA5 || play_state != ST_PLAYING || play_next_play < 50) return;
+    if (fault_test_done == 0xA5 || play_state != STATE_PLAYING || play_next_play < 50) return;
     fault_test_done = 0xA5;
 #if FAULT_TEST == 1
     for (;;) {

@@ -9,12 +9,12 @@ static uint8_t block[WIRE_MAX_ENCODED];
 static uint8_t block_len;
 static bool block_too_long;
 static uint8_t tx_seq;
-uint8_t link_tx_frame[4 + LINK_TX_MAX_PAYLOAD + 2];
+uint8_t link_tx_frame[WIRE_HEADER_SIZE + LINK_TX_MAX_PAYLOAD + WIRE_CRC_SIZE];
 uint16_t link_crc_errors, link_other_errors, link_tx_dropped;
 
 // Checks a decoded frame of `n` bytes (protocol section 2, step 4).
 static bool frame_ok(uint8_t n) {
-    if (n < 6) {
+    if (n < WIRE_HEADER_SIZE + WIRE_CRC_SIZE) {
         link_other_errors++;
         return false;
     }
@@ -22,7 +22,7 @@ static bool frame_ok(uint8_t n) {
         link_crc_errors++;
         return false;
     }
-    if (block[0] != WIRE_VERSION || 4 + block[3] + 2 != n) {
+    if (block[0] != WIRE_VERSION || WIRE_HEADER_SIZE + block[3] + WIRE_CRC_SIZE != n) {
         link_other_errors++;
         return false;
     }
@@ -57,7 +57,7 @@ bool link_receive(message *m) {
         m->type = block[1];
         m->seq = block[2];
         m->len = block[3];
-        m->payload = block + 4;
+        m->payload = block + WIRE_HEADER_SIZE;
         m->arrived = arrived;
         return true;
     }
@@ -79,7 +79,7 @@ void put64(uint8_t *p, uint64_t v) {
 
 bool link_send(uint8_t type, uint8_t len) {
     // COBS adds one byte to a frame this short, plus the delimiter.
-    if (uart_tx_free() < 4 + len + 2 + 2) {
+    if (uart_tx_free() < WIRE_HEADER_SIZE + len + WIRE_CRC_SIZE + 2) {
         link_tx_dropped++;
         return false;
     }
@@ -88,8 +88,8 @@ bool link_send(uint8_t type, uint8_t len) {
     f[1] = type;
     f[2] = tx_seq++;
     f[3] = len;
-    put16(f + 4 + len, crc16(f, 4 + len));
-    cobs_encode(f, 4 + len + 2, uart_put);
-    uart_put(0);
+    put16(f + WIRE_HEADER_SIZE + len, crc16(f, WIRE_HEADER_SIZE + len));
+    cobs_encode(f, WIRE_HEADER_SIZE + len + WIRE_CRC_SIZE, uart_put);
+    uart_put(WIRE_DELIMITER);
     return true;
 }

@@ -6,9 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define WIRE_VERSION 1
-#define WIRE_MAX_PAYLOAD 240
-#define WIRE_MAX_ENCODED 247  // a COBS block longer than this is discarded ("too long")
+#include "wire_gen.h"  // WIRE_VERSION, WIRE_MAX_PAYLOAD, WIRE_MAX_ENCODED (a longer COBS block is "too long")
 
 typedef struct {
     uint8_t type;
@@ -32,8 +30,9 @@ extern uint16_t link_crc_errors, link_other_errors, link_tx_dropped;
 // the line carries), the message is dropped instead: waiting would stall the main loop, and with it the
 // motor's schedule. A lost reply is what a host must survive on any serial line anyway.
 #define LINK_TX_MAX_PAYLOAD 56  // INFO with a name of up to 28 characters; every other message is smaller
-extern uint8_t link_tx_frame[4 + LINK_TX_MAX_PAYLOAD + 2];
-#define link_payload (link_tx_frame + 4)
+_Static_assert(LINK_TX_MAX_PAYLOAD >= SIZE_STATUS && LINK_TX_MAX_PAYLOAD >= SIZE_PLAYED, "reply too big");
+extern uint8_t link_tx_frame[WIRE_HEADER_SIZE + LINK_TX_MAX_PAYLOAD + WIRE_CRC_SIZE];
+#define link_payload (link_tx_frame + WIRE_HEADER_SIZE)
 bool link_send(uint8_t type, uint8_t len);  // false: dropped, the transmit ring was full
 
 // Little-endian field access.

@@ -21,9 +21,8 @@
 // FRAMES message, about 1.2 ms, plus replies), shorter than the 8-entry queue's worth of frames at 1 kHz.
 #define LEAD_TICKS (4UL * CLOCK_HZ / 1000)
 #define TICKS_PER_MS (CLOCK_HZ / 1000)
-#define STOP_NOW 0xFFFFFFFFUL
 
-uint8_t play_state = ST_IDLE;
+uint8_t play_state = STATE_IDLE;
 uint32_t play_next_expected, play_next_play;
 uint32_t play_underruns, play_late_frames, play_duplicates;
 uint16_t play_failsafe_trips;
@@ -58,7 +57,7 @@ static struct {  // the PLAYED report being accumulated
     uint64_t first_tick;
 } tally;
 
-static bool playing(void) { return play_state == ST_ARMED || play_state == ST_PLAYING; }
+static bool playing(void) { return play_state == STATE_ARMED || play_state == STATE_PLAYING; }
 
 uint16_t play_fill(void) {
     int32_t d = index_distance(play_next_expected, play_next_play);
@@ -143,7 +142,7 @@ static bool retire(void) {
         if (kind == EV_FRAME) tally_frame(retire_index++, e, at);
         out_retire();
         if (kind == EV_END) {  // a deferred STOP: the frame at stop_at would be due now
-            end_playback(ST_CONFIGURED, at, true);
+            end_playback(STATE_CONFIGURED, at, true);
             return false;
         }
     }
@@ -174,7 +173,7 @@ static void failsafe_end(void) {
     uint64_t off = out_off_tick();
     play_failsafe_trips++;
     cfg.frame_rate_hz = 0;  // configuration forgotten: only CONFIGURE leaves the failsafe state
-    end_playback(ST_FAILSAFE, off, true);
+    end_playback(STATE_FAILSAFE, off, true);
 }
 
 static int16_t level_of(uint16_t raw) {
@@ -188,7 +187,7 @@ static int16_t level_of(uint16_t raw) {
 // The drive level for the current envelope and carrier polarity (protocol section 5).
 static int16_t drive_level(void) {
     int16_t level = envelope;
-    bool reverse_ok = (CAPABILITIES & CAP_REVERSE) && (cfg.flags & 1);
+    bool reverse_ok = (CAPABILITIES & CAP_REVERSE) && (cfg.flags & CONFIGURE_FLAG_ALLOW_REVERSE);
     if (level < 0 && !reverse_ok) level = 0;
 #if MOTOR_KIND == MOTOR_LRA
     if (carrier.on) level = level < 0 ? 0 : level * carrier.polarity;
@@ -258,7 +257,7 @@ static void queue_ahead(void) {
         }
         envelope = level_of(raw);
         queue_change(EV_FRAME, next_due, raw, now);
-        play_state = ST_PLAYING;  // the first frame (or its underrun) is handed to the output
+        play_state = STATE_PLAYING;  // the first frame (or its underrun) is handed to the output
         play_next_play++;
         next_due_known = false;
         advance_expected();
@@ -292,20 +291,20 @@ refusal play_configure(const stream_config *c) {
     if (playing()) {
         uint64_t off = halt_output();
         if (out_failsafe_fired()) failsafe_end();
-        else end_playback(ST_CONFIGURED, off, false);
+        else end_playback(STATE_CONFIGURED, off, false);
     }
     cfg = *c;
     failsafe_ticks = (uint32_t)c->failsafe_ms * TICKS_PER_MS;
     reset_stream();
     play_underruns = play_late_frames = play_duplicates = 0;
-    play_state = ST_CONFIGURED;
+    play_state = STATE_CONFIGURED;
     return r;
 }
 
 refusal play_frames(uint32_t first, uint8_t format, uint8_t n, const uint8_t *values, frames_result *res) {
     refusal r = {0, 0};
     res->gap = res->full = false;
-    if (play_state != ST_CONFIGURED && !playing()) {
+    if (play_state != STATE_CONFIGURED && !playing()) {
         r.code = NAK_NOT_CONFIGURED;
         return r;
     }
@@ -341,7 +340,7 @@ refusal play_frames(uint32_t first, uint8_t format, uint8_t n, const uint8_t *va
 
 refusal play_start(const timebase *tb) {
     refusal r = {0, 0};
-    if (play_state != ST_CONFIGURED && !playing()) {
+    if (play_state != STATE_CONFIGURED && !playing()) {
         r.code = NAK_NOT_CONFIGURED;
         return r;
     }
@@ -351,8 +350,8 @@ refusal play_start(const timebase *tb) {
     }
     frames_tb = *tb;
     next_due_known = false;
-    if (play_state == ST_CONFIGURED) {  // arm: a later START only re-times the stream
-        play_state = ST_ARMED;
+    if (play_state == STATE_CONFIGURED) {  // arm: a later START only re-times the stream
+        play_state = STATE_ARMED;
         retire_index = play_next_play;
         tally.count = 0;
         out_resume();
@@ -376,12 +375,12 @@ void play_stop(uint32_t at_index) {
         if (at_index == STOP_NOW || index_distance(at_index, play_next_play) < 0) {
             uint64_t off = halt_output();
             if (out_failsafe_fired()) failsafe_end();
-            else if (playing()) end_playback(ST_CONFIGURED, off, false);
+            else if (playing()) end_playback(STATE_CONFIGURED, off, false);
         } else if (!ending) {
             stop_pending = true;
             stop_at = at_index;
         }
-    } else if (play_state == ST_CONFIGURED) {
+    } else if (play_state == STATE_CONFIGURED) {
         reset_stream();  // buffered frames are dropped; the configuration stays
     }
     // idle or failsafe: nothing changes

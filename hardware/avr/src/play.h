@@ -8,10 +8,7 @@
 
 #include "timebase.h"
 
-enum { ST_IDLE = 0, ST_CONFIGURED = 1, ST_ARMED = 2, ST_PLAYING = 3, ST_FAILSAFE = 4 };
-enum { FMT_U8 = 1, FMT_U16 = 2, FMT_I16 = 3 };
-enum { NAK_BAD_MESSAGE = 1, NAK_GAP = 2, NAK_BUFFER_FULL = 3, NAK_NOT_CONFIGURED = 4, NAK_BAD_CONFIG = 5,
-       NAK_UNKNOWN_TYPE = 6 };
+#include "wire_gen.h"  // STATE_*, FMT_*, NAK_*: generated from the Swift wire tables
 
 typedef struct {
     uint16_t frame_rate_hz;

@@ -13,22 +13,23 @@
 static bool payload_ok(const message *m) {
     const uint8_t *p = m->payload;
     switch (m->type) {
-    case MSG_HELLO: return m->len <= 1;  // revision 1.2: an optional host_revision byte
-    case MSG_HEARTBEAT:
-    case MSG_LIMITS_REQ: return m->len == 0;
-    case MSG_CONFIGURE: return m->len == 10;
-    case MSG_CLOCK_REQ:
-    case MSG_STOP: return m->len == 4;
-    case MSG_START: return m->len == 20;
+    case MSG_HELLO: return m->len == SIZE_HELLO || m->len == SIZE_HELLO_REVISION;  // revision 1.2: an optional host_revision byte
+    case MSG_HEARTBEAT: return m->len == SIZE_HEARTBEAT;
+    case MSG_LIMITS_REQUEST: return m->len == SIZE_LIMITS_REQUEST;
+    case MSG_CONFIGURE: return m->len == SIZE_CONFIGURE;
+    case MSG_CLOCK_REQUEST: return m->len == SIZE_CLOCK_REQUEST;
+    case MSG_STOP: return m->len == SIZE_STOP;
+    case MSG_START: return m->len == SIZE_START;
     case MSG_FRAMES: {
-        if (m->len < 6) return false;
+        if (m->len < SIZE_FRAMES_HEADER) return false;
         uint8_t format = p[4], n = p[5];
         if (format < FMT_U8 || format > FMT_I16 || n == 0) return false;
         uint8_t size = format == FMT_U8 ? 1 : 2;
-        if (n > (WIRE_MAX_PAYLOAD - 6) / size || m->len != 6 + n * size) return false;
+        if (n > (format == FMT_U8 ? FRAMES_MAX_U8 : FRAMES_MAX_U16) || m->len != SIZE_FRAMES_HEADER + n * size)
+            return false;
         if (format == FMT_I16)
             for (uint8_t k = 0; k < n; k++)
-                if (le16(p + 6 + 2 * k) == 0x8000) return false;
+                if (le16(p + SIZE_FRAMES_HEADER + 2 * k) == 0x8000) return false;
         return true;
     }
     default: return false;
@@ -38,7 +39,7 @@ static bool payload_ok(const message *m) {
 static void frames(const message *m) {
     const uint8_t *p = m->payload;
     frames_result res = {false, false, 0, 0};
-    refusal r = play_frames(le32(p), p[4], p[5], p + 6, &res);
+    refusal r = play_frames(le32(p), p[4], p[5], p + SIZE_FRAMES_HEADER, &res);
     if (r.code) {  // refused whole: the NAK is the only reply
         reply_nak(r.code, m->seq, m->type, r.detail);
         return;
@@ -50,7 +51,7 @@ static void frames(const message *m) {
 
 void proto_handle(const message *m) {
     const uint8_t *p = m->payload;
-    if (m->type == 0 || m->type > MSG_LIMITS_REQ) {
+    if (m->type == 0 || m->type > MSG_LIMITS_REQUEST) {  // REPLACE (capability bit 3) is not taken here
         link_other_errors++;
         reply_nak(NAK_UNKNOWN_TYPE, m->seq, m->type, m->type);
         return;
@@ -65,8 +66,8 @@ void proto_handle(const message *m) {
     switch (m->type) {
     case MSG_HELLO: reply_info(m->len == 1); return;
     case MSG_HEARTBEAT: break;
-    case MSG_CLOCK_REQ: reply_clock(le32(p), clock_now()); return;
-    case MSG_LIMITS_REQ: reply_limits(clock_now()); return;
+    case MSG_CLOCK_REQUEST: reply_clock(le32(p), clock_now()); return;
+    case MSG_LIMITS_REQUEST: reply_limits(clock_now()); return;
     case MSG_FRAMES: frames(m); return;
     case MSG_CONFIGURE: {
         stream_config c = {le16(p), p[2], le16(p + 3), le16(p + 5), p[7], le16(p + 8)};

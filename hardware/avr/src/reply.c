@@ -24,6 +24,7 @@ static void put_unique_id(uint8_t *p) {
 
 void reply_info(bool announce) {
     static const char name[] PROGMEM = BOARD_NAME;
+    _Static_assert(sizeof name - 1 <= BOARD_NAME_CAPACITY, "BOARD_NAME too long");
     uint8_t *p = link_payload;
     p[0] = WIRE_VERSION;
     p[1] = FW_MAJOR;
@@ -38,10 +39,10 @@ void reply_info(bool announce) {
     put32(p + 13, CLOCK_HZ);
     put_unique_id(p + 17);
     put16(p + 25, LRA_DEFAULT_DHZ);
-    p[27] = sizeof name - 1;
-    memcpy_P(p + 28, name, sizeof name - 1);
-    p[28 + sizeof name - 1] = WIRE_REVISION;  // the extension, sent only when announcing
-    link_send(MSG_INFO, 28 + sizeof name - 1 + (announce ? 1 : 0));
+    p[SIZE_INFO_FIXED - 1] = sizeof name - 1;
+    memcpy_P(p + SIZE_INFO_FIXED, name, sizeof name - 1);
+    p[SIZE_INFO_FIXED + sizeof name - 1] = WIRE_REVISION;  // the extension, sent only when announcing
+    link_send(MSG_INFO, SIZE_INFO_FIXED + sizeof name - 1 + (announce ? 1 : 0));
 }
 
 void reply_status(uint8_t ack_seq, uint64_t tick) {
@@ -63,7 +64,7 @@ void reply_status(uint8_t ack_seq, uint64_t tick) {
     put16(p + 30, play_failsafe_trips);
     put64(p + 32, tick);
     put16(p + 40, (uint16_t)out_level_now());
-    link_send(MSG_STATUS, 42);
+    link_send(MSG_STATUS, SIZE_STATUS);
 }
 
 void reply_nak(uint8_t code, uint8_t ref_seq, uint8_t ref_type, uint32_t detail) {
@@ -72,13 +73,13 @@ void reply_nak(uint8_t code, uint8_t ref_seq, uint8_t ref_type, uint32_t detail)
     p[1] = ref_seq;
     p[2] = ref_type;
     put32(p + 3, detail);
-    link_send(MSG_NAK, 7);
+    link_send(MSG_NAK, SIZE_NAK);
 }
 
 void reply_clock(uint32_t token, uint64_t tick) {
     put32(link_payload, token);
     put64(link_payload + 4, tick);
-    link_send(MSG_CLOCK, 12);
+    link_send(MSG_CLOCK, SIZE_CLOCK);
 }
 
 void reply_limits(uint64_t now) {
@@ -89,7 +90,7 @@ void reply_limits(uint64_t now) {
     put16(p + 6, limit_available_ms(now));
     put16(p + 8, MOTOR_RATED_MV);
     put16(p + 10, SUPPLY_MV);
-    link_send(MSG_LIMITS, 12);
+    link_send(MSG_LIMITS, SIZE_LIMITS);
 }
 
 bool reply_played(uint32_t first_index, uint16_t count, uint16_t late_count, uint32_t max_late_ticks,
@@ -101,5 +102,5 @@ bool reply_played(uint32_t first_index, uint16_t count, uint16_t late_count, uin
     put32(p + 8, max_late_ticks);
     put16(p + 12, duty_crc);
     put64(p + 14, first_tick);
-    return link_send(MSG_PLAYED, 22);
+    return link_send(MSG_PLAYED, SIZE_PLAYED);
 }

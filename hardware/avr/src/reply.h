@@ -5,23 +5,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define MSG_HELLO 0x01
-#define MSG_CONFIGURE 0x02
-#define MSG_CLOCK_REQ 0x03
-#define MSG_FRAMES 0x04
-#define MSG_START 0x05
-#define MSG_STOP 0x06
-#define MSG_HEARTBEAT 0x07
-#define MSG_LIMITS_REQ 0x08
-#define MSG_INFO 0x81
-#define MSG_CLOCK 0x83
-#define MSG_STATUS 0x84
-#define MSG_NAK 0x85
-#define MSG_PLAYED 0x86
-#define MSG_LIMITS 0x87
+#include "wire_gen.h"  // message codes, sizes: generated from the Swift wire tables
 
-// The protocol revision this firmware keeps (protocol.md section 10): 2 is revision 1.2.
+// The protocol revision this firmware keeps (protocol.md section 10): 2 is revision 1.2. (Its STATUS
+// has no rx_lost_bytes, which revision STATUS_LOST_REVISION adds.)
 #define WIRE_REVISION 2
+_Static_assert(WIRE_REVISION <= WIRE_REVISION_MAX, "a revision protocol.md does not define");
+_Static_assert(WIRE_REVISION < STATUS_LOST_REVISION, "this STATUS lacks rx_lost_bytes");
 
 // INFO; with `announce` (a HELLO that named host_revision) followed by the extension: the revision byte.
 void reply_info(bool announce);
