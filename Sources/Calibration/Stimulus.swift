@@ -5,6 +5,7 @@ import Breath
 
 /// A trial's drive program: `segments` played in order from rest, the last `judgedSeconds` judged.
 public struct Stimulus: Sendable, Equatable {
+    /// One steady drive `level` (fraction of full drive) held for `seconds`.
     public struct Segment: Sendable, Equatable {
         public var level: Double
         public var seconds: Double
