@@ -41,6 +41,7 @@ public final class DriveLog: @unchecked Sendable {
     }
 }
 
+/// The drive log file could not be opened for writing: its path and the system's reason, as one line.
 public struct DriveLogError: Error, Sendable, CustomStringConvertible {
     public var path: String
     public var reason: String

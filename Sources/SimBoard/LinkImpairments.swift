@@ -79,6 +79,7 @@ public struct LinkImpairments: Sendable, Equatable {
     }
 }
 
+/// A `--sim-link` text that cannot be parsed: the offending text and what was expected, as one line.
 public struct ImpairmentError: Error, Sendable, CustomStringConvertible {
     public var text: String
     public var reason: String
