@@ -37,6 +37,7 @@ public struct CalibrationProfile: Sendable, Equatable, Codable {
     /// When it was made (ISO 8601, as the caller gives it).
     public var created: String
 
+    /// A profile from measured values (levels as fractions of the board's full scale, the lag in seconds).
     public init(board: String, boardName: String, spot: String, motor: String, startThreshold: Double,
                 stopThreshold: Double, feltThreshold: Double, comfortMax: Double, lagSeconds: Double,
                 lagSource: String, staircases: [String: StaircaseResult] = [:], created: String = "") {

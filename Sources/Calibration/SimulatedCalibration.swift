@@ -15,6 +15,7 @@ public struct SimulatedRig: Sendable {
     public var motor: ERMModel
     public var person: SimulatedPerson
 
+    /// A rig of this motor model and this person.
     public init(motor: ERMModel, person: SimulatedPerson) {
         self.motor = motor
         self.person = person

@@ -30,6 +30,7 @@ public struct SimulatedPerson: Sendable {
     public var falseAlarmRate: Double
     private var random: SplitMix64
 
+    /// A person with these hidden thresholds and noise; `seed` fixes their answers.
     public init(fingertipThreshold: Double, spotThreshold: Double, comfortMax: Double, relativeNoise: Double = 0.1,
                 lapseRate: Double = 0.02, falseAlarmRate: Double = 0.02, seed: UInt64) {
         self.fingertipThreshold = fingertipThreshold

@@ -9,6 +9,7 @@ public struct Stimulus: Sendable, Equatable {
     public struct Segment: Sendable, Equatable {
         public var level: Double
         public var seconds: Double
+        /// `level` held for `seconds`.
         public init(_ level: Double, _ seconds: Double) {
             self.level = level
             self.seconds = seconds

@@ -47,6 +47,7 @@ public enum BoardProbe {
 
 /// Why `--port auto` could not pick a port: no ports, no board answering, or several; one line for the user.
 public struct PortChoiceError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, without the "--port auto: " prefix ``description`` adds.
     public var reason: String
     public var description: String { "--port auto: \(reason)" }
 }
