@@ -14,9 +14,9 @@ public enum StimulusLevels {
     public static let bumpSeconds = 0.1
 }
 
-/// The calibration as a pure state machine: the tasks in order (motor start, lag and stop thresholds, the
-/// felt threshold on the spot, the comfortable maximum), one ``Staircase`` each, the stimulus of the next
-/// trial, the answers, and the measured values. No clock and no I/O: a terminal, a test or a simulated
+/// The calibration as a pure state machine: the tasks in order (the motor's start and stop thresholds and
+/// its lag, then the felt threshold on the spot and the comfortable maximum; an LRA only the last two), one
+/// ``Staircase`` each, the stimulus of the next trial, the answers, and the measured values. No clock and no I/O: a terminal, a test or a simulated
 /// person drives it the same way.
 ///
 ///     var procedure = CalibrationProcedure()

@@ -8,8 +8,9 @@ import MotorSession
 public struct TimingResult: Sendable, Codable {
     /// The approach measured ("motorbreath", "naive host-timed streamer").
     public var name: String
-    /// Frames in the breath, and how many of them the board output.
+    /// Frames in the breath.
     public var frames = 0
+    /// Frames of the breath the board output.
     public var framesPlayed = 0
     /// |first frame's output - its true intended tick|, µs.
     public var startErrorUs = 0.0
