@@ -67,7 +67,8 @@ let package = Package(
         .testTarget(name: "TimingTests", dependencies: ["TimingBench", "SimBoard", "MotorSession", "Breath", "MotorWire", "SerialLink"]),
         // A real board on MOTORBREATH_BENCH_PORT (skipped, with a message, when it is not set).
         .testTarget(name: "BenchHardwareTests", dependencies: ["MotorSession", "SerialLink", "MotorWire"]),
-        // hardware/: the guides' netlists, wiring tables and udev rules against the firmware's pins (files only).
+        // hardware/: the guides' netlists, wiring tables and udev rules against the firmware's pins; and a ///
+        // comment on every public type in Sources/ (files only).
         .testTarget(name: "HardwareGuideTests"),
         // The firmware in QEMU (needs qemu-system-arm, socat, gcc-arm-none-eabi: .ci/install).
         .testTarget(

@@ -30,7 +30,10 @@ public enum Verdict: Sendable {
     case notApplicable(String)
 }
 
+/// The verdict on one ``Clause`` in a conformance run: the clause's id, section, title and revision, the
+/// outcome ("pass", "fail" or "n/a"), what was measured or why it failed, and how long it took.
 public struct ClauseResult: Sendable, Codable {
+    /// The clause's id, protocol.md section and title, as in ``Clause``.
     public var id: String
     public var section: String
     public var title: String
@@ -38,17 +41,24 @@ public struct ClauseResult: Sendable, Codable {
     public var since: String
     /// "pass", "fail" or "n/a".
     public var outcome: String
+    /// What the clause measured (pass), why it does not apply (n/a), or the failed expectation (fail).
     public var detail: String
+    /// How long the clause took to run.
     public var seconds: Double
 }
 
+/// A whole conformance run against one board: the revision it was held to, every ``ClauseResult`` in the
+/// order run, the pass and fail counts and the run's length. Encodes as the JSON `conform --json` prints
+/// (with `passed` and `failed`).
 public struct ConformanceReport: Sendable, Codable {
+    /// The board's display name, from its INFO.
     public var board: String
     /// The revision the board was held to, "1.2" (the one it announced unless `conform --revision` said).
     public var revision: String
     public var results: [ClauseResult]
     public var passed: Int { results.filter { $0.outcome == "pass" }.count }
     public var failed: Int { results.filter { $0.outcome == "fail" }.count }
+    /// How long the whole run took.
     public var seconds: Double
 
     enum CodingKeys: String, CodingKey { case board, revision, results, passed, failed, seconds }
@@ -79,6 +89,13 @@ public struct ConformanceReport: Sendable, Codable {
     }
 }
 
+/// The conformance suite: every clause of protocol.md a board must keep, run against a port through a
+/// ``Rig``, one verdict per clause with the section it checks. Clauses live in Clauses+*.swift, grouped by
+/// section.
+///
+///     let rig = try Rig(link: port)             // any ByteLink: a serial port, a simulated board
+///     let report = Conformance.run(rig) { print($0.id, $0.outcome, $0.detail) }
+///     print("\(report.passed) passed, \(report.failed) failed")
 public enum Conformance {
     /// Every clause, in the order they run (framing first: later clauses rely on it).
     public static let clauses: [Clause] = framingClauses + messageClauses + playbackClauses

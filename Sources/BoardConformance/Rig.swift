@@ -16,6 +16,13 @@ func require(_ condition: Bool, _ message: @autoclosure () -> String) throws(Cla
     if !condition { throw ClauseFailure(description: message()) }
 }
 
+/// The conformance suite's hands on a board: sends messages or raw bytes (bad frames, noise), collects what
+/// comes back within a time, and makes the few exchanges every clause needs (status, configure, the board's
+/// clock now). Nothing here knows how a board is built: only its port.
+///
+///     let rig = try Rig(link: port)  // waits for the board's HELLO
+///     print(rig.info.displayName, rig.announced)
+///     rig.heldTo = .r1_0             // hold it to an older revision
 public final class Rig {
     let channel: BoardChannel
     let clock: HostClock
@@ -28,6 +35,8 @@ public final class Rig {
     /// Sequence numbers for hand-made frames (the channel numbers its own messages).
     private var rawSeq: UInt8 = 200
 
+    /// Opens a channel on `link` and waits up to `bootWaitMs` for the board's HELLO (and its announced INFO);
+    /// throws when none comes.
     public init(link: ByteLink, clock: HostClock = SystemClock(), bootWaitMs: Int = 3000) throws {
         channel = BoardChannel(link: link, clock: clock)
         self.clock = clock

@@ -25,6 +25,11 @@ public struct CounterExtension: Sendable {
     }
 }
 
+/// Converts a span of board ticks into the CPU cycles of a wake-up timer, rounded up so the wake is never
+/// early and kept within `2 ... maxCycles`. Only wrapping arithmetic: it cannot trap, whatever it is given.
+///
+///     // 1 ms of a 1 MHz board clock on a 16 MHz CPU:
+///     WakeDelay.cycles(from: 0, to: 1_000, clockHz: 1_000_000, cpuHz: 16_000_000, maxCycles: 0xFF_FFFF)  // 16_000
 public enum WakeDelay {
     /// CPU cycles for a down-counter at `cpuHz` to span board ticks `now` ..< `wake` (board clock at
     /// `clockHz`), rounded up so the wake is never early, within `2 ... maxCycles`. A wake at or before

@@ -1,7 +1,10 @@
 // How well the calibration finds the hidden truth: over many seeded simulated people and motors, the
 // error of each measurement (p50, p95, worst, with the worst seed) and the trials it needed.
 
+/// How well the calibration found the hidden truth for one task over many seeded simulated rigs: the error
+/// percentiles (absolute and relative), the worst error with its seed, and the trials the task needed.
 public struct AccuracyFigures: Sendable, Equatable {
+    /// The task measured.
     public var task: CalibrationTask
     /// Absolute error of the estimate against the hidden truth: drive fraction; for the spin-up task, the
     /// lag in seconds.
@@ -12,10 +15,16 @@ public struct AccuracyFigures: Sendable, Equatable {
     /// Error relative to the truth, p50 and p95.
     public var relativeP50: Double
     public var relativeP95: Double
+    /// Trials the task took: mean and most.
     public var trialsMean: Double
     public var trialsMax: Int
 }
 
+/// Measures how well the calibration finds the hidden truth: runs ``SimulatedRig``s over a range of seeds
+/// and gives each task's ``AccuracyFigures`` and the trials a whole calibration took.
+///
+///     let (tasks, trialsMean, trialsMax) = CalibrationAccuracy.measure(seeds: 0..<200)
+///     for figures in tasks { print(figures.task, figures.p95, figures.worstSeed) }
 public enum CalibrationAccuracy {
     /// Runs seeds `seeds` and returns the figures of each task, and the mean trials of a whole calibration.
     public static func measure(seeds: Range<UInt64>) -> (tasks: [AccuracyFigures], trialsMean: Double, trialsMax: Int) {

@@ -14,9 +14,21 @@ public enum StimulusLevels {
     public static let bumpSeconds = 0.1
 }
 
+/// The calibration as a pure state machine: the tasks in order (the motor's start and stop thresholds and
+/// its lag, then the felt threshold on the spot and the comfortable maximum; an LRA only the last two), one
+/// ``Staircase`` each, the stimulus of the next trial, the answers, and the measured values. No clock and no I/O: a terminal, a test or a simulated
+/// person drives it the same way.
+///
+///     var procedure = CalibrationProcedure()
+///     while let stimulus = procedure.stimulus {
+///         play(stimulus)                        // the caller's motor
+///         procedure.answer(yes: askPerson())    // the task's question
+///     }
+///     let found = procedure.results
 public struct CalibrationProcedure: Sendable {
     /// The tasks this board's motor needs (an LRA has no start or stop threshold).
     public let tasks: [CalibrationTask]
+    /// Index of the current task in ``tasks``, its staircase, and the results of the finished tasks.
     public private(set) var taskIndex = 0
     public private(set) var staircase: Staircase
     public private(set) var results: [CalibrationTask: StaircaseResult] = [:]
@@ -27,7 +39,9 @@ public struct CalibrationProcedure: Sendable {
         staircase = Staircase(CalibrationProcedure.rule(for: tasks[0], results: [:]))
     }
 
+    /// Every task has its result.
     public var done: Bool { taskIndex >= tasks.count }
+    /// The task of the next trial (nil when done).
     public var task: CalibrationTask? { done ? nil : tasks[taskIndex] }
     /// The level of the next trial.
     public var level: Double { staircase.level }

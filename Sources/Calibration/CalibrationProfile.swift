@@ -3,7 +3,16 @@
 
 import Breath
 
+/// A calibration's result as saved, per board (its unique id from INFO) and body spot: the motor's start and
+/// stop thresholds, the felt threshold and comfortable maximum on the spot, the motor's lag and where that
+/// number came from, and each staircase's result. Saved by ``ConfigStore`` as JSON under its ``name``; the
+/// renderer uses its ``motorProfile``.
+///
+///     var rig = SimulatedRig.random(seed: 7)
+///     let profile = rig.profile(board: CalibrationProfile.boardID(0x1234), boardName: "sim", spot: "wrist")
+///     print(profile.feltThreshold, profile.comfortMax, profile.motorProfile)
 public struct CalibrationProfile: Sendable, Equatable, Codable {
+    /// The file format's version.
     public var version = 1
     /// The board's unique id (INFO), 16 hex digits, and its name.
     public var board: String
@@ -28,6 +37,7 @@ public struct CalibrationProfile: Sendable, Equatable, Codable {
     /// When it was made (ISO 8601, as the caller gives it).
     public var created: String
 
+    /// A profile from measured values (levels as fractions of the board's full scale, the lag in seconds).
     public init(board: String, boardName: String, spot: String, motor: String, startThreshold: Double,
                 stopThreshold: Double, feltThreshold: Double, comfortMax: Double, lagSeconds: Double,
                 lagSource: String, staircases: [String: StaircaseResult] = [:], created: String = "") {
@@ -54,6 +64,7 @@ public struct CalibrationProfile: Sendable, Equatable, Codable {
     /// The profile's name, and its file's stem: board id and spot.
     public var name: String { CalibrationProfile.name(board: board, spot: spot) }
 
+    /// The profile name for a board id and a spot: "<board>-<spot>".
     public static func name(board: String, spot: String) -> String { "\(board)-\(spot)" }
 
     /// The board's unique id as a profile's board field.

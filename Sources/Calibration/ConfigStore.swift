@@ -3,7 +3,17 @@
 
 import Foundation
 
+/// Where motorbreath keeps what a person set once: calibration profiles and the last strength, as JSON files
+/// in `$XDG_CONFIG_HOME/motorbreath` (else `~/.config/motorbreath`). Writes replace a file whole (a reader
+/// never sees half of one); a file that cannot be used is a ``ConfigError`` naming it. The only file I/O of
+/// the Calibration module.
+///
+///     let store = ConfigStore()
+///     let path = try store.save(profile)
+///     let again = try store.load(profile.name)  // nil when there is none
+///     try store.saveStrength("moderate")
 public struct ConfigStore: Sendable {
+    /// The directory holding the profiles and the settings file.
     public let directory: URL
 
     /// The store at `directory`, or the XDG one from `environment`.

@@ -4,10 +4,18 @@
 
 import Breath
 
+/// A calibration run against a simulated motor (an ``ERMModel``) and a ``SimulatedPerson``, in no time: the
+/// procedure's stimuli are played on the motor model and judged by the person. Also knows the hidden truth
+/// each measurement should find (``truth(_:)``), so the calibration's accuracy can be measured.
+///
+///     var rig = SimulatedRig.random(seed: 1)
+///     let procedure = rig.run()
+///     for (task, result) in procedure.results { print(task, result.estimate, rig.truth(task)) }
 public struct SimulatedRig: Sendable {
     public var motor: ERMModel
     public var person: SimulatedPerson
 
+    /// A rig of this motor model and this person.
     public init(motor: ERMModel, person: SimulatedPerson) {
         self.motor = motor
         self.person = person

@@ -11,6 +11,12 @@ public enum Touch: String, Sendable, Codable {
     case spot
 }
 
+/// A simulated person answering calibration questions, for tests and accuracy figures: hidden thresholds
+/// on the fingertips and on the body spot, a hidden comfortable maximum, psychometric noise, lapses and
+/// false alarms, all seeded so the same seed gives the same answers.
+///
+///     var person = SimulatedPerson.random(seed: 3)
+///     let felt = person.answer(amplitude: 0.1, touch: .spot, comfort: false)
 public struct SimulatedPerson: Sendable {
     /// Felt amplitude at which a vibration is felt half the time, on the fingertips and on the spot.
     public var fingertipThreshold: Double
@@ -24,6 +30,7 @@ public struct SimulatedPerson: Sendable {
     public var falseAlarmRate: Double
     private var random: SplitMix64
 
+    /// A person with these hidden thresholds and noise; `seed` fixes their answers.
     public init(fingertipThreshold: Double, spotThreshold: Double, comfortMax: Double, relativeNoise: Double = 0.1,
                 lapseRate: Double = 0.02, falseAlarmRate: Double = 0.02, seed: UInt64) {
         self.fingertipThreshold = fingertipThreshold

@@ -52,10 +52,22 @@ public struct StaircaseResult: Sendable, Equatable, Codable {
     public var converged: Bool
 }
 
+/// An adaptive up-down staircase (as in audiometry): the level goes down after `rule.downAfter` positive
+/// answers in a row and up after a negative one; steps halve at each reversal down to `rule.minStep`; it
+/// stops after `rule.reversals` reversals (or `rule.maxTrials` trials) and estimates the threshold as the
+/// mean of the last reversal levels. Pure: no clock, no I/O, no randomness.
+///
+///     var staircase = Staircase(StaircaseRule(start: 0.35, step: 0.08, minStep: 0.005))
+///     while !staircase.done {
+///         staircase.answer(positive: feels(staircase.level))
+///     }
+///     print(staircase.result.estimate, staircase.result.converged)
 public struct Staircase: Sendable, Equatable {
+    /// The settings it runs by.
     public let rule: StaircaseRule
     /// The level to present next.
     public private(set) var level: Double
+    /// The current step size, the trials so far and the levels at which the answers reversed.
     public private(set) var step: Double
     public private(set) var trials = 0
     public private(set) var reversalLevels: [Double] = []
@@ -65,12 +77,14 @@ public struct Staircase: Sendable, Equatable {
     /// +1 last move up, -1 down, 0 none yet.
     private var lastDirection = 0
 
+    /// A staircase at `rule.start` (kept inside `rule.low...rule.high`), stepping by `rule.step`.
     public init(_ rule: StaircaseRule) {
         self.rule = rule
         level = min(max(rule.start, rule.low), rule.high)
         step = rule.step
     }
 
+    /// Enough reversals, or the trials ran out.
     public var done: Bool { reversalLevels.count >= rule.reversals || trials >= rule.maxTrials }
 
     /// Records the answer at the current level: `positive` means "above the threshold" (felt; or too
@@ -100,6 +114,8 @@ public struct Staircase: Sendable, Equatable {
         level = min(max(level + move, rule.low), rule.high)
     }
 
+    /// The estimate so far: mean and spread of the last `rule.averaged` reversal levels (the current level
+    /// before any reversal).
     public var result: StaircaseResult {
         let last = Array(reversalLevels.suffix(rule.averaged))
         let pool = last.isEmpty ? [level] : last

@@ -5,9 +5,11 @@ import Breath
 
 /// A trial's drive program: `segments` played in order from rest, the last `judgedSeconds` judged.
 public struct Stimulus: Sendable, Equatable {
+    /// One steady drive `level` (fraction of full drive) held for `seconds`.
     public struct Segment: Sendable, Equatable {
         public var level: Double
         public var seconds: Double
+        /// `level` held for `seconds`.
         public init(_ level: Double, _ seconds: Double) {
             self.level = level
             self.seconds = seconds

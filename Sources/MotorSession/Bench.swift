@@ -41,6 +41,8 @@ public struct BenchReport: Sendable, Codable {
     }
 }
 
+/// One frame rate the bench tried for 2 s: whether it was sustained (every frame played, no underrun, none
+/// arriving late), with its underruns and late arrivals.
 public struct FrameRateTrial: Sendable, Codable {
     public var hz: Int
     public var sustained: Bool
@@ -65,6 +67,14 @@ final class TriangleFrames: FrameSource {
     }
 }
 
+/// The bench test of a board (real, or emulated in QEMU), as `motorbreath bench` runs it: CLOCK round
+/// trips, clock drift, schedule error from the board's own PLAYED timestamps, the highest frame rate the
+/// link sustains (250, 500, 1000 Hz), and failsafe latency measured on the board clock. Stops the motor
+/// and skips the remaining steps once `shouldStop` says so.
+///
+///     let channel = BoardChannel(link: try PortOpener.open(path: "/dev/ttyACM0", baud: 250_000))
+///     let report = try Bench.run(channel: channel, baud: 250_000, port: "/dev/ttyACM0", progress: { print($0) })
+///     print(report.rttUs, report.scheduleErrorUs, report.maxFrameRateHz, report.failsafeLatencyMs ?? .nan)
 public enum Bench {
     /// Runs every measurement on `channel`'s board, each step with `base`'s settings (its boot wait,
     /// timeouts) and the frame rate and reporting that step needs. `progress` gets one line per step;

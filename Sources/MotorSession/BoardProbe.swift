@@ -3,7 +3,17 @@
 import MotorWire
 import SerialLink
 
+/// Asks whatever is on a port whether it is a motorbreath board (HELLO, answered by INFO) without playing
+/// anything, and picks the one port among the listed ones whose board answers (`--port auto`).
+///
+///     switch BoardProbe.probe(path: "/dev/ttyACM0") {
+///     case .board(let info): print("found", info.displayName)
+///     case .silent: print("no motorbreath board answers there")
+///     case .unavailable(let error): print(error)
+///     }
+///     let port = try BoardProbe.autoSelect().get()  // or a PortChoiceError, one line
 public enum BoardProbe {
+    /// What a port answered: a board with its INFO, nothing in time (silent), or the port could not be opened.
     public enum Answer: Sendable {
         case board(Info)
         case silent
@@ -35,7 +45,9 @@ public enum BoardProbe {
     }
 }
 
+/// Why `--port auto` could not pick a port: no ports, no board answering, or several; one line for the user.
 public struct PortChoiceError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, without the "--port auto: " prefix ``description`` adds.
     public var reason: String
     public var description: String { "--port auto: \(reason)" }
 }

@@ -19,6 +19,12 @@ public struct PortInfo: Sendable, Codable, Equatable {
     }
 }
 
+/// Lists the serial ports libserialport can see, sorted by path, with their USB identity (vendor and
+/// product ids, manufacturer, product, serial number) where they have one.
+///
+///     for port in try PortDiscovery.list() {
+///         print(port.path, port.usbVID ?? "-", port.product ?? port.description)
+///     }
 public enum PortDiscovery {
     /// Every port libserialport enumerates (virtual ttys and ptys are not listed), sorted by path.
     public static func list() throws(LinkError) -> [PortInfo] {

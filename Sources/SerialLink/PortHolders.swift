@@ -8,10 +8,20 @@ import Glibc
 
 /// A process with the port open.
 public struct PortHolder: Sendable, Equatable {
+    /// Its process id and program name (from /proc/PID/comm).
     public var pid: Int32
     public var program: String
 }
 
+/// Finds other programs that have a port open (Linux /proc): a terminal, `cat` or a modem manager reading
+/// the port takes the board's replies, and a tty has no lock that stops them. A pseudo-terminal's board side
+/// (the process holding its master) is not counted, nor a process that only inherited that side's own
+/// descriptor of the port. ``PortOpener`` refuses a port someone else holds.
+///
+///     var st = stat()
+///     if stat("/dev/ttyACM0", &st) == 0, let other = PortHolders.others(of: st).first {
+///         print("\(other.program) (pid \(other.pid)) has the port open")
+///     }
 public enum PortHolders {
     /// Processes other than this one with the character device `device` open, read from /proc. Processes
     /// this user may not inspect (other users', unless root) are not seen.

@@ -2,6 +2,13 @@
 
 import Glibc
 
+/// Opens a port path as a ``ByteLink`` with the right code path: termios (``TTYLink``) for pseudo-terminals,
+/// libserialport otherwise. Refuses with a one-line ``LinkError`` a path that is not a character device, a
+/// terminal that can never be a board (the pty multiplexer, this process's own terminal, the console), and
+/// a port another program has open (``PortHolders``).
+///
+///     let link = try PortOpener.open(path: "/dev/ttyACM0", baud: 250_000)
+///     try link.write([0x00])
 public enum PortOpener {
     /// Opens `path` at `baud`. Ptys (also via symlinks such as socat's link=) use TTYLink;
     /// real devices use libserialport.

@@ -2,6 +2,14 @@
 
 import Glibc
 
+/// The latency timer of USB serial adapters: FTDI adapters hold received bytes for it (16 ms by default),
+/// which delays every reply from the board. Reads it from sysfs, says how to fix it, and sets it to 1 ms
+/// when permitted; also a hint for ttyACM boards that ModemManager probes.
+///
+///     if let advice = USBSerialTuning.advice(forPort: "/dev/ttyUSB0") {
+///         print(advice)  // "/dev/ttyUSB0 holds received bytes up to 16 ms (FTDI latency timer): ..."
+///     }
+///     _ = USBSerialTuning.setLowLatency(forPort: "/dev/ttyUSB0")
 public enum USBSerialTuning {
     /// sysfs root, replaceable in tests.
     nonisolated(unsafe) public static var sysfsRoot = "/sys"

@@ -5,6 +5,12 @@
 
 import MotorWire
 
+/// A promise of protocol.md that a deliberately broken simulated board breaks, to prove the conformance
+/// suite catches it (and names that clause only). The board logic stays correct; the lie is told on the way
+/// out, as a flawed firmware would tell it. The raw value is the name the command line takes.
+///
+///     let board = SimulatedBoard(spec: SimBoardSpec(), link: boardSide)
+///     board.breakage = .windowEdge  // INFO claims twice the buffer the board has
 public enum Breakage: String, Sendable, CaseIterable {
     /// The failsafe fires but the board never says so (no unsolicited STATUS failsafe).
     case failsafeReport = "failsafe-report"

@@ -41,7 +41,9 @@ public final class DriveLog: @unchecked Sendable {
     }
 }
 
+/// The drive log file could not be opened for writing: its path and the system's reason, as one line.
 public struct DriveLogError: Error, Sendable, CustomStringConvertible {
+    /// The file, and the system's reason (strerror).
     public var path: String
     public var reason: String
     public var description: String { "cannot write the drive log \(path): \(reason)" }

@@ -79,7 +79,9 @@ public struct LinkImpairments: Sendable, Equatable {
     }
 }
 
+/// A `--sim-link` text that cannot be parsed: the offending text and what was expected, as one line.
 public struct ImpairmentError: Error, Sendable, CustomStringConvertible {
+    /// The offending text and what it should have been.
     public var text: String
     public var reason: String
     public var description: String { "bad --sim-link '\(text)': \(reason)" }

@@ -41,18 +41,33 @@ public struct WorldPort: MotorPort, @unchecked Sendable {
     }
 }
 
+/// A whole simulated setup in one event loop: the board (``BoardCore``, or a naive sketch) on its own
+/// drifting clock, behind a link with ``LinkImpairments``. Virtual pacing jumps from event to event (a
+/// 10-minute session in seconds, reproducible from a seed); real-time pacing sleeps until each event. The
+/// host's reads on ``hostLink`` are what move the world forward. Records what the board played (``plays``,
+/// ``clockHistory``) so tests judge frames on the board's true clock, and can reboot, unplug or stall it.
+///
+///     let world = SimWorld(impairments: try LinkImpairments.parse("latency=16ms,jitter=8ms"), seed: 42)
+///     let channel = BoardChannel(link: world.hostLink, clock: world.hostClock)
+///     // ... play through `channel`; the world runs as the host reads ...
+///     world.unplug(forNs: 500_000_000)
 public final class SimWorld: @unchecked Sendable {
+    /// How the world's time passes: `virtual` jumps from event to event, `realTime` sleeps until each event.
     public enum Pacing: Sendable { case realTime, virtual }
     /// `motorbreath` runs BoardCore; `naive` is a hobby sketch: each received byte is the duty, applied on arrival.
     public enum BoardKind: Sendable { case motorbreath, naive }
 
+    /// Its pacing, the board it simulates, and the board's spec (clock, buffer, limits).
     public let pacing: Pacing
     public let kind: BoardKind
     public let spec: SimBoardSpec
+    /// What the link does to bytes (latency, jitter, corruption, loss, ...), each direction.
     public var impairments: LinkImpairments
+    /// The board's clock since its last boot.
     public private(set) var clock: SimClock
     /// The board clock of every boot (index = boot number), to judge each frame against the true time.
     public private(set) var clockHistory: [SimClock] = []
+    /// The board's logic (`motorbreath` kind; unused by the naive board).
     public private(set) var board: BoardCore<WorldPort>
     /// Naive board: (arrival tick, byte) of every byte received.
     public private(set) var naiveLog: [(tick: UInt64, value: UInt8)] = []
@@ -61,6 +76,7 @@ public final class SimWorld: @unchecked Sendable {
     /// Sees every host write (one message each) with the world's time; returning false loses it on the
     /// line. For tests that lose one chosen message, or watch what the host sends.
     public var hostWriteFilter: ((_ atNs: UInt64, _ bytes: [UInt8]) -> Bool)?
+    /// Times the board booted again after the first boot (reboots, unplugs).
     public private(set) var boots = 0
     /// Bytes put on the line each way (before the impairments), counted by the line, not by either end.
     public private(set) var bytesToBoard = 0
@@ -94,6 +110,8 @@ public final class SimWorld: @unchecked Sendable {
     }
     private var frozen = false
 
+    /// A world with `spec`'s board (the drift, wander and clock rate in `impairments` override the spec's when
+    /// set) behind a link with `impairments`; `seed` makes the impairments and jitter reproducible.
     public init(spec: SimBoardSpec = SimBoardSpec(), impairments: LinkImpairments = LinkImpairments(),
                 pacing: Pacing = .virtual, kind: BoardKind = .motorbreath, seed: UInt64 = 1) {
         self.spec = spec
@@ -116,6 +134,7 @@ public final class SimWorld: @unchecked Sendable {
         if kind == .motorbreath { bootBoard() }
     }
 
+    /// The host's end of the link, and the host's clock (the world's time, virtual or real).
     public var hostLink: ByteLink { HostEnd(world: self) }
     public var hostClock: HostClock { WorldClock(world: self) }
 
@@ -130,7 +149,9 @@ public final class SimWorld: @unchecked Sendable {
 
     /// Sends every frame played from now on, across reboots, to `observer`.
     public func observePlays(_ observer: PlayObserver) { mutex.withLock { board.port.observer = observer } }
+    /// Every drive change the board made since its last boot.
     public var driveChanges: [DriveChange] { mutex.withLock { board.port.drive.changes } }
+    /// The world's time now, ns.
     public var nowNs: UInt64 { mutex.withLock { now } }
     /// Bytes written by the host and not yet taken by the board.
     public var bytesInFlightToBoard: Int { mutex.withLock { toBoard.reduce(0) { $0 + $1.bytes.count } } }

@@ -9,7 +9,12 @@ import MotorWire
 import SerialLink
 import SimBoard
 
+/// How fast changes to a playing breath reached the motor (from ``ControlLatency/run(channel:prepared:world:count:seed:frameRate:)``):
+/// latency percentiles as the host reports them and, on a simulated board, on its true clock, and the frames
+/// that went wrong. Encodes with the benchmark's snake_case JSON keys.
 public struct ControlLatencyResult: Sendable, Codable {
+    /// Changes whose latency was measured (strength, pause and resume; pace changes wait for a phase boundary
+    /// by design and are not counted).
     public var changes = 0
     /// From the change's arrival to its first frame at the output, as the host reports it (board tick
     /// through the clock estimate), ms.
@@ -20,6 +25,7 @@ public struct ControlLatencyResult: Sendable, Codable {
     public var wrongDuties = 0
     /// Frames replaced too late (the board had output them already): late_frames on the board.
     public var replacedTooLate = 0
+    /// Frames the host replaced on the board after a change.
     public var framesReplaced = 0
 
     enum CodingKeys: String, CodingKey {
@@ -28,6 +34,16 @@ public struct ControlLatencyResult: Sendable, Codable {
     }
 }
 
+/// Measures how fast a change to a playing breath reaches the motor: steers a looping box breath at random
+/// instants (strength, pause, resume, pace) and times each change from its arrival to the output of its
+/// first changed frame. On a simulated board the output time comes from the board's true clock; on a real
+/// port from the board's PLAYED tick through the host's clock estimate.
+///
+///     let world = SimWorld(impairments: LinkImpairments(), pacing: .virtual, seed: 1)
+///     let channel = BoardChannel(link: world.hostLink, clock: world.hostClock)
+///     let prepared = try channel.prepare(options: SessionOptions())
+///     let result = try ControlLatency.run(channel: channel, prepared: prepared, world: world, count: 20, seed: 1)
+///     print(result.trueMs)
 public enum ControlLatency {
     /// The changes, in the order they are made: strength, pause, resume, pace, round and round.
     static func change(_ k: Int, _ rng: inout SplitMix64) -> BreathChange {

@@ -7,7 +7,15 @@ import MotorSession
 import SerialLink
 import SimBoard
 
+/// The naive approach, for comparison with ``SimulatedSession``: the host sends each duty byte when it is
+/// due and the board applies it on arrival (a hobby sketch reading Serial in its loop). Same link, same
+/// virtual time, judged the same way.
+///
+///     let naive = try NaiveStreamer.run(TimingScenario(impairments: LinkImpairments()))
+///     print(naive.startErrorUs, naive.scheduleErrorUs)
 public enum NaiveStreamer {
+    /// Plays `scenario`'s breath on a simulated naive board in virtual time (u8 duties, no compensation) and
+    /// judges every byte's arrival against the board's true clock at the frame's intended time.
     public static func run(_ scenario: TimingScenario) throws -> TimingResult {
         let wall = Date()
         let world = SimWorld(impairments: scenario.impairments, pacing: .virtual, kind: .naive, seed: scenario.seed)

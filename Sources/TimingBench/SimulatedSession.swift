@@ -8,6 +8,13 @@ import MotorWire
 import SerialLink
 import SimBoard
 
+/// Plays a breath with motorbreath's host session (``Player``) against a simulated board in virtual time,
+/// and measures every frame the board outputs against its true clock (through ``TrueTiming``).
+///
+///     var scenario = TimingScenario(impairments: LinkImpairments())
+///     scenario.minutes = 1
+///     let (result, player, world) = try SimulatedSession.run(scenario)
+///     print(result.scheduleErrorUs, result.underruns)
 public enum SimulatedSession {
     /// Runs `scenario`; `during` may disturb the world (reboot, unplug, stall) at chosen virtual times.
     /// `recordPlays`: also keep every played frame in `world.plays` (tests read it; off for long sessions).
@@ -59,6 +66,7 @@ public enum SimulatedSession {
         return (result, player, world)
     }
 
+    /// The breath plan `s` describes: its pattern for its length in minutes.
     static func plan(_ s: TimingScenario) throws -> BreathPlan {
         var o = BreathOptions()
         o.length = .minutes(s.minutes)

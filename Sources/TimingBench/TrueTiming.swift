@@ -5,11 +5,19 @@
 import MotorSession
 import SimBoard
 
+/// Judges every frame a simulated board plays, as it plays, against the board's true clock at the frame's
+/// intended host time and against the duty the host meant. Constant memory (percentile sketches), so an
+/// 8-hour session in virtual time stays small. Create it before playing, read its figures after.
+///
+///     let truth = TrueTiming(world: world, player: player, expected: FrameWindow(renderer))
+///     _ = try player.play(FrameWindow(renderer), shouldStop: { false })
+///     print(truth.startErrorUs, truth.scheduleErrorUs)
 public final class TrueTiming: PlayObserver, @unchecked Sendable {
     private let world: SimWorld
     private let player: Player
     private let expected: FrameSource?
     private let tailFrom: Int
+    /// Frames of the breath the board output (the stop after its end not counted).
     public private(set) var framesPlayed = 0
     /// Frames output as 0 where the host meant something else (their data was late).
     public private(set) var underruns = 0
@@ -38,6 +46,7 @@ public final class TrueTiming: PlayObserver, @unchecked Sendable {
         world.observePlays(self)
     }
 
+    /// Judges one frame the board output (``PlayObserver``; the world calls it).
     public func played(_ p: PlayRecord) {
         guard p.boot < player.wireBases.count, p.boot < world.clockHistory.count else { return }
         let i = player.wireBases[p.boot] + Int(p.index)

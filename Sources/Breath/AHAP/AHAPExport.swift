@@ -3,6 +3,12 @@
 
 import Foundation
 
+/// Writes a ``HapticPattern`` as AHAP JSON that Core Haptics loads: curves longer than its 16 points are
+/// chained, and easing goes in an extra "Easing" key (Core Haptics ignores it, ``AHAPImport`` reads it back).
+/// The same pattern always gives the same bytes.
+///
+///     let json = AHAPExport.data(pattern)
+///     try json.write(to: URL(fileURLWithPath: "breath.ahap"))
 public enum AHAPExport {
     /// Core Haptics' limit on control points per curve.
     public static let maxPointsPerCurve = 16

@@ -10,7 +10,15 @@ public struct AHAPError: Error, Sendable, CustomStringConvertible {
     public var description: String { "bad AHAP file: \(location): \(reason)" }
 }
 
+/// Reads AHAP (Apple Haptic and Audio Pattern) JSON the way Core Haptics does: missing keys default,
+/// out-of-range values clamp, unknown keys are ignored, and audio events are skipped, each with a notice.
+/// A file that cannot be used throws an ``AHAPError`` naming where the problem is.
+///
+///     let file = try AHAPImport(path: "breath.ahap")
+///     for notice in file.notices { print(notice) }
+///     let pattern = file.pattern
 public struct AHAPImport: Sendable {
+    /// The haptic events and parameter curves read.
     public var pattern: HapticPattern
     /// Things skipped or adjusted, one line each (audio events, unknown parameters, clamped values).
     public var notices: [String]

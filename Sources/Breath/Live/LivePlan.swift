@@ -50,12 +50,24 @@ public struct LivePiece: Sendable, Equatable {
     }
 }
 
+/// A breath that can be steered while it plays. Holds the session as a list of ``LivePiece``s placed in
+/// session time; each edit (strength, sharpness, pace, pause and resume, seek, finish after this breath)
+/// cuts the list at the instant it takes effect and rebuilds what follows. ``haptics(from:)`` gives the
+/// same events and curves a ``BreathPlan`` plays, from any instant on, so a renderer can pick up there.
+///
+///     var plan = LivePlan(pattern: try BreathPattern.parse("box"), loop: true)
+///     plan.setStrength(0.5, at: 12)
+///     plan.pause(at: 20)
+///     plan.resume(at: 25)
+///     let rest = plan.haptics(from: 25)
 public struct LivePlan: Sendable {
+    /// The pattern, the options (strength and sharpness follow the edits) and the pieces in session order.
     public let pattern: BreathPattern
     public private(set) var options: BreathOptions
     public private(set) var pieces: [LivePiece] = []
     /// While paused: the pieces that were to follow, relative to the pause instant.
     public private(set) var suspended: [LivePiece]?
+    /// The session time of the pause in effect, nil while playing.
     public private(set) var pausedAt: Double?
     /// Cycles are added as the session nears its end, until a finish.
     public private(set) var looping: Bool

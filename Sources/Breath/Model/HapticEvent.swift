@@ -2,6 +2,8 @@
 
 /// A tap at one instant, or a vibration lasting `duration` seconds.
 public struct HapticEvent: Sendable, Equatable {
+    /// A transient tap at one instant, or a continuous vibration lasting `duration` seconds (Core Haptics'
+    /// HapticTransient and HapticContinuous).
     public enum Kind: Sendable, Equatable {
         case transient
         case continuous(duration: Double)

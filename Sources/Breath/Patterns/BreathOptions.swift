@@ -20,7 +20,16 @@ public enum SessionLength: Sendable, Equatable {
     case minutes(Double)
 }
 
+/// How a breath session is built from a pattern: its length, a rate ramp, cue taps, the strength
+/// preference, the peak intensity, sharpness, easing and what plays during holds.
+///
+///     var options = BreathOptions()
+///     options.length = .minutes(5)
+///     options.rampBPM = (from: 7, to: 5.5)
+///     options.cues = true
+///     let plan = BreathPlan(pattern: try BreathPattern.parse("4-7-8"), options: options)
 public struct BreathOptions: Sendable, Equatable {
+    /// How long the session lasts: cycles, or minutes of whole cycles.
     public var length: SessionLength = .cycles(1)
     /// Breaths per minute at the start and the end of the session (the pattern is scaled in time).
     public var rampBPM: (from: Double, to: Double)?
@@ -30,6 +39,7 @@ public struct BreathOptions: Sendable, Equatable {
     public var strength = 1.0
     /// Event intensity at the top of the swell (Core Haptics' 4-7-8 example uses 0.8).
     public var peak = 0.8
+    /// Event sharpness 0...1 (0 round and soft, 1 crisp), and the easing of each swell.
     public var sharpness = 0.3
     public var easing: Easing = .linear
     /// With cues: one tap at each inhale start and two at each exhale start, instead of single taps.
@@ -46,6 +56,7 @@ public struct BreathOptions: Sendable, Equatable {
     /// A cue tap lasts this long; the swell it announces starts right after it.
     public static let tapSeconds = 0.03
 
+    /// The defaults: one cycle, no ramp, no cues, full strength, peak 0.8, sharpness 0.3, linear, silent holds.
     public init() {}
 
     public static func == (a: BreathOptions, b: BreathOptions) -> Bool {

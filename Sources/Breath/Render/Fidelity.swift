@@ -10,6 +10,13 @@ public struct FidelityReport: Sendable, Equatable {
     public var onsetErrorMs: Double
 }
 
+/// How closely the felt vibration follows the intended one: renders a plan, plays its duties on a motor
+/// model, and reports the RMS and worst error and the inhale onset error (``FidelityReport``).
+///
+///     let plan = BreathPlan(pattern: try BreathPattern.parse("4-7-8"), options: BreathOptions())
+///     let report = Fidelity.measure(plan: plan, shapeFor: .referenceERM, plant: .referenceERM,
+///                                   compensate: true)
+///     print(report.rmsPercent, report.onsetErrorMs)
 public enum Fidelity {
     /// Renders `plan` shaped for `shapeFor` (or unshaped), plays the duties on the `plant` model, and
     /// compares the plant's amplitude with the intended intensity at every frame end.
