@@ -227,7 +227,7 @@ struct Play: ParsableCommand {
         if json {
             try printJSON(report)
         } else if !quiet {
-            Stderr.write("played \(report.framesPlayed)/\(report.framesTotal) frames, \(report.underruns) underruns, \(report.playedLate) late, start error \(report.startErrorUs) µs, motor \(report.motorOffAtExit ? "off" : "STATE UNKNOWN")\n")
+            Stderr.write("played \(report.framesPlayed)/\(report.framesTotal) frames, \(report.framesLost) lost, \(report.underruns) underruns, \(report.playedLate) late, start error \(report.startErrorUs) µs, motor \(report.motorOffAtExit ? "off" : "STATE UNKNOWN")\n")
         }
         if report.interrupted { throw ExitCode(Signals.exitCode) }
         if !report.motorOffAtExit { throw fail("could not confirm the motor is off") }

@@ -1,5 +1,7 @@
 // `--control-socket PATH`: a Unix stream socket for other programs. Any number of clients; each sends
-// commands as JSON lines and receives every event as a JSON line (the latest command wins).
+// commands as JSON lines and receives every event as a JSON line (the latest command wins). Events wait
+// in a bounded queue per client (EventQueue): the session never waits for a client, and a line is never
+// split between clients' writes. The socket file is removed at the end only if it is still ours.
 
 import Glibc
 import SerialLink
@@ -9,7 +11,17 @@ final class ControlSocket: @unchecked Sendable {
     private let listener: Int32
     private let hub: ControlHub
     private let lock = Mutex()
-    private var clients: [Int32: [UInt8]] = [:]
+    private var clients: [Int32: Client] = [:]
+    /// The socket file we bound (device, inode): removed at the end only if the path still names it.
+    private var boundFile: (dev: UInt64, ino: UInt64)?
+
+    private struct Client {
+        var input: [UInt8] = []
+        var queue = EventQueue()
+        /// The rest of the line being written (a partial write leaves it here, to go first).
+        var writing: ArraySlice<UInt8> = []
+        var hasOutput: Bool { !writing.isEmpty || !queue.isEmpty }
+    }
     private var running = true
     private var thread: pthread_t?
 
@@ -44,6 +56,7 @@ final class ControlSocket: @unchecked Sendable {
             throw ControlError("cannot listen on \(path): \(why)")
         }
         listener = fd
+        if lstat(path, &st) == 0 { boundFile = (UInt64(st.st_dev), UInt64(st.st_ino)) }
         _ = hub.addSink { [weak self] line in self?.broadcast(line) }
         thread = startThread { self.serve() }
     }
@@ -51,18 +64,23 @@ final class ControlSocket: @unchecked Sendable {
     private func serve() {
         while lock.withLock({ running }) {
             var fds = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
-            fds += lock.withLock { clients.keys.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) } }
+            fds += lock.withLock {
+                clients.map { pollfd(fd: $0.key, events: Int16(POLLIN) | ($0.value.hasOutput ? Int16(POLLOUT) : 0), revents: 0) }
+            }
             guard poll(&fds, nfds_t(fds.count), 100) > 0 else { continue }  // 100 ms: how soon close() is seen
             if fds[0].revents & Int16(POLLIN) != 0 {
                 let c = accept(listener, nil, nil)
                 if c >= 0 {
                     _ = fcntl(c, F_SETFD, FD_CLOEXEC)
                     _ = fcntl(c, F_SETFL, fcntl(c, F_GETFL) | O_NONBLOCK)
-                    lock.withLock { clients[c] = [] }
+                    lock.withLock { clients[c] = Client() }
                     if let hello = hub.greeting { send(hello, to: c) }
                 }
             }
-            for p in fds.dropFirst() where p.revents != 0 {
+            for p in fds.dropFirst() where p.revents & Int16(POLLOUT) != 0 {
+                lock.withLock { flushLocked(p.fd) }
+            }
+            for p in fds.dropFirst() where p.revents & ~Int16(POLLOUT) != 0 {
                 var buffer = [UInt8](repeating: 0, count: 4096)
                 let n = read(p.fd, &buffer, buffer.count)
                 if n < 0 && (errno == EAGAIN || errno == EINTR) { continue }
@@ -70,7 +88,7 @@ final class ControlSocket: @unchecked Sendable {
                     drop(p.fd)
                     continue
                 }
-                var pending = lock.withLock { clients[p.fd] ?? [] } + buffer[0..<n]
+                var pending = lock.withLock { clients[p.fd]?.input ?? [] } + buffer[0..<n]
                 while let newline = pending.firstIndex(of: 10) {
                     let line = String(decoding: pending[..<newline], as: UTF8.self)
                     pending.removeSubrange(...newline)
@@ -78,19 +96,49 @@ final class ControlSocket: @unchecked Sendable {
                     if let error = hub.handle(line: line) { send(error, to: p.fd) }
                 }
                 if pending.count > 65_536 { pending.removeAll() }  // no newline in 64 KB: not our protocol
-                lock.withLock { if clients[p.fd] != nil { clients[p.fd] = pending } }
+                lock.withLock { clients[p.fd]?.input = pending }
             }
         }
     }
 
+    /// Queues `line` for one client and writes what the socket takes now (never waiting).
     private func send(_ line: String, to fd: Int32) {
-        let bytes = Array(line.utf8)
-        let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        if n < 0 && errno != EAGAIN { drop(fd) }
+        lock.withLock {
+            clients[fd]?.queue.append(line)
+            flushLocked(fd)
+        }
     }
 
     private func broadcast(_ line: String) {
-        for fd in lock.withLock({ Array(clients.keys) }) { send(line, to: fd) }
+        lock.withLock {
+            for fd in Array(clients.keys) {
+                clients[fd]?.queue.append(line)
+                flushLocked(fd)
+            }
+        }
+    }
+
+    /// Writes a client's queued lines until its socket is full (the rest waits for POLLOUT). A partial
+    /// write keeps the rest of its line to go first: lines are never split or interleaved.
+    private func flushLocked(_ fd: Int32) {
+        while var c = clients[fd] {
+            if c.writing.isEmpty {
+                guard let line = c.queue.next() else { return }
+                c.writing = Array(line.utf8)[...]
+            }
+            let n = c.writing.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EAGAIN || errno == EINTR {
+                    clients[fd] = c
+                    return
+                }
+                clients.removeValue(forKey: fd)
+                Glibc.close(fd)
+                return
+            }
+            c.writing = c.writing.dropFirst(n)
+            clients[fd] = c
+        }
     }
 
     private func drop(_ fd: Int32) {
@@ -99,18 +147,30 @@ final class ControlSocket: @unchecked Sendable {
         }
     }
 
-    /// Closes every client and removes the socket file.
+    /// Closes every client and removes the socket file if it is still the one we made (another server
+    /// may have replaced it since).
     func close() {
         lock.withLock { running = false }
         if let t = thread {
             pthread_join(t, nil)
             thread = nil
         }
+        // The last events (finished) go to every client still reading, for up to a second.
+        let deadline = MonotonicClock.nowNs() + 1_000_000_000
+        while MonotonicClock.nowNs() < deadline {
+            var fds = lock.withLock { clients.filter(\.value.hasOutput).map { pollfd(fd: $0.key, events: Int16(POLLOUT), revents: 0) } }
+            if fds.isEmpty { break }
+            guard poll(&fds, nfds_t(fds.count), 50) >= 0 || errno == EINTR else { break }
+            lock.withLock { for p in fds where p.revents != 0 { flushLocked(p.fd) } }
+        }
         lock.withLock {
             for fd in clients.keys { Glibc.close(fd) }
             clients.removeAll()
         }
         Glibc.close(listener)
-        unlink(path)
+        var st = stat()
+        if let bound = boundFile, lstat(path, &st) == 0, UInt64(st.st_dev) == bound.dev, UInt64(st.st_ino) == bound.ino {
+            unlink(path)
+        }
     }
 }

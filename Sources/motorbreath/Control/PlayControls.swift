@@ -11,6 +11,7 @@ final class PlayControls {
     let hub: ControlHub
     private var socket: ControlSocket?
     private var keys: KeyControl?
+    private var stdout: StdoutEvents?
 
     init(hub: ControlHub) { self.hub = hub }
 
@@ -26,6 +27,7 @@ final class PlayControls {
     func stop() {
         keys?.stop()
         keys = nil
+        stdout?.flush(seconds: 5)  // the last events (finished) reach a reader that is still reading
         socket?.close()
         socket = nil
     }
@@ -38,18 +40,15 @@ final class PlayControls {
 
     func attach(socketPath: String?, stdio: Bool, keys wantKeys: Bool) throws {
         if stdio {
-            _ = hub.addSink { line in Self.writeOut(line) }
-            _ = StdinControl(hub: hub) { line in Self.writeOut(line) }
+            let out = StdoutEvents()
+            stdout = out
+            _ = hub.addSink { line in out.send(line) }
+            _ = StdinControl(hub: hub) { line in out.send(line) }
         }
         if let socketPath { socket = try ControlSocket(path: socketPath, hub: hub) }
         if wantKeys { keys = KeyControl(hub: hub) }
     }
 
-    /// Standard output, unbuffered: a controlling program reads each event as it happens.
-    static func writeOut(_ line: String) {
-        let bytes = Array(line.utf8)
-        _ = bytes.withUnsafeBytes { Glibc.write(1, $0.baseAddress, $0.count) }
-    }
 }
 
 extension Play {
