@@ -229,7 +229,8 @@ struct Play: ParsableCommand {
         } else if !quiet {
             Stderr.write("played \(report.framesPlayed)/\(report.framesTotal) frames, \(report.framesLost) lost, \(report.underruns) underruns, \(report.playedLate) late, start error \(report.startErrorUs) µs, motor \(report.motorOffAtExit ? "off" : "STATE UNKNOWN")\n")
         }
-        if report.interrupted { throw ExitCode(Signals.exitCode) }
+        // Stopped by a signal: 128 + its number. By `stop` or the `q` key: 130, as Ctrl-C (docs/control.md).
+        if report.interrupted { throw ExitCode(Signals.pending != 0 ? Signals.exitCode : 130) }
         if !report.motorOffAtExit { throw fail("could not confirm the motor is off") }
     }
 }
