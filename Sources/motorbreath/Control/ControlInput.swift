@@ -5,13 +5,23 @@ import Glibc
 import SerialLink
 import Synchronization
 
-/// Reads JSON lines from standard input on a thread of its own until end of file.
+/// Reads JSON lines from standard input on a thread of its own until end of file (at most
+/// `LineReader.limit` bytes a line).
 final class StdinControl: @unchecked Sendable {
     init(hub: ControlHub, answer: @escaping (String) -> Void) {
         pthread_detach(startThread {
-            while let line = readLine() {
-                if line.isEmpty { continue }
-                if let error = hub.handle(line: line) { answer(error) }
+            var reader = LineReader()
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let n = Glibc.read(0, &buffer, buffer.count)
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { break }
+                for item in reader.feed(buffer[0..<n]) {
+                    switch item {
+                    case .line(let line): if let error = hub.handle(line: line) { answer(error) }
+                    case .tooLong: answer(ControlEvents.line(["event": "error", "message": LineReader.tooLongMessage]))
+                    }
+                }
             }
         })
     }

@@ -17,13 +17,12 @@ enum ControlCommand: Equatable {
 
     /// Parses one line; the error is the one line to send back.
     static func parse(_ line: String, pattern: BreathPattern) throws -> ControlCommand {
-        guard let data = line.data(using: .utf8), let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let command = object["command"] as? String else {
+        guard let object = jsonObject(line) ?? jsonObject(markingNonFinite(line)), let command = object["command"] as? String else {
             throw ControlError("not a command: expected a JSON object with a \"command\" field, got \(line.prefix(80))")
         }
         func number(_ key: String, _ range: ClosedRange<Double>) throws -> Double {
             guard let v = (object[key] as? NSNumber)?.doubleValue, v.isFinite, range.contains(v) else {
-                throw ControlError("\(command): \"\(key)\" must be a number \(range.lowerBound)...\(range.upperBound)")
+                throw ControlError("\(command): \"\(key)\" must be a finite number in \(text(range.lowerBound))...\(text(range.upperBound))")
             }
             return v
         }
@@ -48,6 +47,37 @@ enum ControlCommand: Equatable {
         }
     }
 }
+
+private func jsonObject(_ line: String) -> [String: Any]? {
+    guard let data = line.data(using: .utf8) else { return nil }
+    return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+}
+
+/// `line` with the non-JSON number words NaN, Infinity and -Infinity (which JavaScript and Python's json
+/// write) outside strings turned into a string, so the command is read and its value refused by name.
+private func markingNonFinite(_ line: String) -> String {
+    var out = ""
+    var inString = false, escaped = false
+    var i = line.startIndex
+    while i < line.endIndex {
+        let c = line[i]
+        if inString {
+            if escaped { escaped = false } else if c == "\\" { escaped = true } else if c == "\"" { inString = false }
+        } else if c == "\"" {
+            inString = true
+        } else if let word = ["-Infinity", "Infinity", "NaN"].first(where: { line[i...].hasPrefix($0) }) {
+            out += "\"\(word)\""
+            i = line.index(i, offsetBy: word.count)
+            continue
+        }
+        out.append(c)
+        i = line.index(after: i)
+    }
+    return out
+}
+
+/// 1 rather than 1.0 in messages.
+private func text(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v) }
 
 struct ControlError: Error, CustomStringConvertible {
     var description: String

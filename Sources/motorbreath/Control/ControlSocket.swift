@@ -16,7 +16,7 @@ final class ControlSocket: @unchecked Sendable {
     private var boundFile: (dev: UInt64, ino: UInt64)?
 
     private struct Client {
-        var input: [UInt8] = []
+        var input = LineReader()
         var queue = EventQueue()
         /// The rest of the line being written (a partial write leaves it here, to go first).
         var writing: ArraySlice<UInt8> = []
@@ -88,15 +88,15 @@ final class ControlSocket: @unchecked Sendable {
                     drop(p.fd)
                     continue
                 }
-                var pending = lock.withLock { clients[p.fd]?.input ?? [] } + buffer[0..<n]
-                while let newline = pending.firstIndex(of: 10) {
-                    let line = String(decoding: pending[..<newline], as: UTF8.self)
-                    pending.removeSubrange(...newline)
-                    if line.isEmpty { continue }
-                    if let error = hub.handle(line: line) { send(error, to: p.fd) }
+                var reader = lock.withLock { clients[p.fd]?.input ?? LineReader() }
+                let items = reader.feed(buffer[0..<n])
+                lock.withLock { clients[p.fd]?.input = reader }
+                for item in items {
+                    switch item {
+                    case .line(let line): if let error = hub.handle(line: line) { send(error, to: p.fd) }
+                    case .tooLong: send(ControlEvents.line(["event": "error", "message": LineReader.tooLongMessage]), to: p.fd)
+                    }
                 }
-                if pending.count > 65_536 { pending.removeAll() }  // no newline in 64 KB: not our protocol
-                lock.withLock { clients[p.fd]?.input = pending }
             }
         }
     }
