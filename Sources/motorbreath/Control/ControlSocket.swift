@@ -25,15 +25,13 @@ final class ControlSocket: @unchecked Sendable {
     private var running = true
     private var thread: pthread_t?
 
-    /// Listens on `path` (a stale socket file left by a crashed run is replaced; anything else is not).
-    init(path: String, hub: ControlHub) throws {
+    /// Listens on `path` with permissions `mode` (0600: only this user). A live server there is refused
+    /// ("PATH is in use by pid N"), a stale socket file left by a crashed run is replaced, anything that is
+    /// not a socket is left alone (an error).
+    init(path: String, hub: ControlHub, mode: mode_t = 0o600) throws {
         self.path = path
         self.hub = hub
-        var st = stat()
-        if lstat(path, &st) == 0 {
-            guard (st.st_mode & S_IFMT) == S_IFSOCK else { throw ControlError("\(path) exists and is not a socket") }
-            unlink(path)
-        }
+        try ControlSocket.claim(path)
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw ControlError("cannot create a socket: \(String(cString: strerror(errno)))") }
         var address = sockaddr_un()
@@ -50,15 +48,49 @@ final class ControlSocket: @unchecked Sendable {
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
-        guard bound == 0, listen(fd, 8) == 0 else {
+        // The permissions are set before listen(): until then nobody can connect.
+        guard bound == 0, chmod(path, mode) == 0, listen(fd, 8) == 0 else {
             let why = String(cString: strerror(errno))
             Glibc.close(fd)
+            if bound == 0 { unlink(path) }  // ours: bound a moment ago
             throw ControlError("cannot listen on \(path): \(why)")
         }
         listener = fd
+        var st = stat()
         if lstat(path, &st) == 0 { boundFile = (UInt64(st.st_dev), UInt64(st.st_ino)) }
         _ = hub.addSink { [weak self] line in self?.broadcast(line) }
         thread = startThread { self.serve() }
+    }
+
+    /// Makes `path` free to bind: nothing there, or a stale socket (removed). Throws when a live server
+    /// answers there, or the path is something other than a socket.
+    static func claim(_ path: String) throws {
+        var st = stat()
+        guard lstat(path, &st) == 0 else { return }
+        guard (st.st_mode & S_IFMT) == S_IFSOCK else { throw ControlError("\(path) exists and is not a socket (left as it is)") }
+        let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard probe >= 0 else { throw ControlError("cannot create a socket: \(String(cString: strerror(errno)))") }
+        defer { Glibc.close(probe) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { throw ControlError("socket path too long: \(path)") }
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            for (i, b) in bytes.enumerated() { buffer[i] = b }
+        }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(probe, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        if connected == 0 {
+            var cred: (pid: Int32, uid: UInt32, gid: UInt32) = (0, 0, 0)  // struct ucred (needs _GNU_SOURCE in C)
+            var length = socklen_t(MemoryLayout.size(ofValue: cred))
+            let who = getsockopt(probe, SOL_SOCKET, SO_PEERCRED, &cred, &length) == 0 && cred.pid > 0 ? "pid \(cred.pid)" : "another program"
+            throw ControlError("\(path) is in use by \(who)")
+        }
+        guard errno == ECONNREFUSED else {
+            throw ControlError("cannot use \(path): \(String(cString: strerror(errno)))")
+        }
+        unlink(path)  // a socket nobody listens on: left by a run that crashed
     }
 
     private func serve() {

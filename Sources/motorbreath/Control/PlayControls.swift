@@ -38,14 +38,14 @@ final class PlayControls {
         return object
     }
 
-    func attach(socketPath: String?, stdio: Bool, keys wantKeys: Bool) throws {
+    func attach(socketPath: String?, socketMode: mode_t, stdio: Bool, keys wantKeys: Bool) throws {
         if stdio {
             let out = StdoutEvents()
             stdout = out
             _ = hub.addSink { line in out.send(line) }
             _ = StdinControl(hub: hub) { line in out.send(line) }
         }
-        if let socketPath { socket = try ControlSocket(path: socketPath, hub: hub) }
+        if let socketPath { socket = try ControlSocket(path: socketPath, hub: hub, mode: socketMode) }
         if wantKeys { keys = KeyControl(hub: hub) }
     }
 
@@ -61,7 +61,7 @@ extension Play {
         let hub = ControlHub(inbox: session.controls, pattern: pattern, strength: plan?.options.strength ?? 1,
                              sharpness: plan?.options.sharpness ?? 0.3)
         let controls = PlayControls(hub: hub)
-        do { try controls.attach(socketPath: controlSocket, stdio: stdio, keys: keys) } catch { throw fail("\(error)") }
+        do { try controls.attach(socketPath: controlSocket, socketMode: mode_t(controlMode), stdio: stdio, keys: keys) } catch { throw fail("\(error)") }
         let clock = session.channel.clock
         session.onEvent = { hub.emit(ControlEvents.encode($0, nowNs: clock.nowNs())) }
         let hello = ControlEvents.line(["event": "prepared", "board": prepared.info.displayName,
