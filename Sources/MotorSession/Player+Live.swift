@@ -20,11 +20,21 @@ extension Player {
                 onEvent?(.refused(change: change, reason: "this session plays a fixed pattern (an AHAP file): nothing to change"))
                 continue
             }
+            // A seek outside the session (past its last cycle: after a finish, the cycle playing) is refused.
+            if case .seek(let cycle, _) = change, !live.plan.looping, cycle < 1 || cycle > live.plan.cycles {
+                onEvent?(.refused(change: change, reason: "cycle \(cycle) is outside this session (cycles 1...\(live.plan.cycles))"))
+                continue
+            }
             let replace = prepared.info.capabilities & Info.capReplace != 0
             // Without REPLACE the frames already sent play as they are: change only what is not yet sent.
             // Re-rendering takes time too (a debug build: tens of ms): the board moves on meanwhile.
             let renderFrames = Int(applyNs * 3 / 2 * UInt64(rate) / 1_000_000_000) + 1
             let k = replace ? max(firstChangeableFrame + renderFrames, window.playedThrough) : window.highestSent
+            // The board has output (or will before this arrives) the breath's last frame: nothing to change.
+            if k >= total {
+                onEvent?(.refused(change: change, reason: "the breath has ended: nothing is left to change"))
+                continue
+            }
             let started = now
             let first = live.apply(change, fromFrame: k)
             applyNs = (applyNs + elapsed(now, since: started)) / 2
@@ -39,9 +49,12 @@ extension Player {
                     at += n
                 }
             }
-            if end.stopSent {  // the end moved: tell the board the new one now
+            if end.stopSent {
+                // The end moved: tell the board the new one now (its STOP at the old end would halt the
+                // stream there, and the frames after it would play late or not at all).
                 end = StreamEnd()
-                if window.next >= total { try endStreamIfSent(at: now) }
+                end.stopSeq = try channel.send(.stop(atIndex: wire(total)))
+                end.stopSentNs = now
             }
             pendingEffects.append(PendingEffect(change: change, frame: first, receivedNs: received))
         }

@@ -18,6 +18,8 @@ final class ControlHub: @unchecked Sendable {
     private(set) var sharpnessOffset = 0.0
     private(set) var bpm: Double
     private(set) var paused = false
+    /// The session's cycles (nil: it loops, or this is the palette): seeks past them are refused.
+    var cycles: Int?
     /// In the palette, left/right change the sharpness (there is no pace to change).
     var arrowsChangeSharpness = false
     /// The "prepared" event, sent again to every client that connects later (so none misses what board it is).
@@ -76,7 +78,7 @@ final class ControlHub: @unchecked Sendable {
     /// A line of the control protocol from a program; the error line to answer with, if any.
     func handle(line: String) -> String? {
         do {
-            return handle(try ControlCommand.parse(line, pattern: pattern))
+            return handle(try ControlCommand.parse(line, pattern: pattern, cycles: cycles))
         } catch {
             return ControlEvents.line(["event": "error", "message": "\(error)"])
         }

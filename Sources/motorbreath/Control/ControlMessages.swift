@@ -16,7 +16,8 @@ enum ControlCommand: Equatable {
     case stop
 
     /// Parses one line; the error is the one line to send back.
-    static func parse(_ line: String, pattern: BreathPattern) throws -> ControlCommand {
+    /// `cycles`: the session's cycles (nil: it loops); a seek outside them is an error naming the range.
+    static func parse(_ line: String, pattern: BreathPattern, cycles: Int? = nil) throws -> ControlCommand {
         guard let object = jsonObject(line) ?? jsonObject(markingNonFinite(line)), let command = object["command"] as? String else {
             throw ControlError("not a command: expected a JSON object with a \"command\" field, got \(line.prefix(80))")
         }
@@ -36,6 +37,9 @@ enum ControlCommand: Equatable {
         case "stop": return .stop
         case "seek":
             let cycle = Int(try number("cycle", 1...100_000))
+            if let cycles, cycle > cycles {
+                throw ControlError("seek: \"cycle\" must be in 1...\(cycles) (this session's cycles), got \(cycle)")
+            }
             let name = object["phase"] as? String ?? pattern.phases.first!.kind.rawValue
             guard let kind = BreathPhase(rawValue: name), let index = pattern.phases.firstIndex(where: { $0.kind == kind }) else {
                 let kinds = pattern.phases.map(\.kind.rawValue)

@@ -60,6 +60,7 @@ extension Play {
         let pattern = plan?.pattern ?? BreathPattern(name: "ahap", inhale: 1, hold: 0, exhale: 1)
         let hub = ControlHub(inbox: session.controls, pattern: pattern, strength: plan?.options.strength ?? 1,
                              sharpness: plan?.options.sharpness ?? 0.3)
+        if let plan, !loop { hub.cycles = LivePlan(pattern: plan.pattern, options: plan.options).cycles }
         let controls = PlayControls(hub: hub)
         do { try controls.attach(socketPath: controlSocket, socketMode: mode_t(controlMode), stdio: stdio, keys: keys) } catch { throw fail("\(error)") }
         let clock = session.channel.clock
