@@ -59,6 +59,11 @@ final class ControlHub: @unchecked Sendable {
             case .sharpness(let v):
                 sharpnessOffset = v
                 inbox.send(.sharpness(min(1, max(0, baseSharpness + v))))
+            case .change(.pace) where arrowsChangeSharpness:
+                return ControlEvents.line(["event": "refused", "command": "pace",
+                                           "reason": "the palette plays a steady vibration: it has no pace"])
+            case .change(.finishAfterThisBreath) where arrowsChangeSharpness:
+                inbox.requestStop()  // the palette's one long phase never ends by itself: finish ends it now
             case .change(let change):
                 switch change {
                 case .pace(let b): bpm = b
@@ -73,6 +78,29 @@ final class ControlHub: @unchecked Sendable {
             }
             return nil
         }
+    }
+
+    /// The session's event as a line, with what the client sent beside what plays: `applied` for
+    /// intensity and sharpness carries `value` (as sent), `effective` (as played) and `base` (the
+    /// session's own strength or sharpness).
+    func line(for event: SessionEvent, nowNs: UInt64) -> String {
+        var fields = ControlEvents.fields(event, nowNs: nowNs)
+        if case .applied(let change, _, _, _, _) = event {
+            lock.withLock {
+                switch change {
+                case .strength(let s):
+                    fields["value"] = intensity
+                    fields["effective"] = s
+                    fields["base"] = baseStrength
+                case .sharpness(let s):
+                    fields["value"] = sharpnessOffset
+                    fields["effective"] = s
+                    fields["base"] = baseSharpness
+                default: break
+                }
+            }
+        }
+        return ControlEvents.line(fields)
     }
 
     /// A line of the control protocol from a program; the error line to answer with, if any.

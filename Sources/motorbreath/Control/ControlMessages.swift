@@ -119,24 +119,40 @@ enum ControlEvents {
     }
 
     /// `nowNs` is the session clock's now (the events' host times are on that clock).
-    static func encode(_ event: SessionEvent, nowNs: UInt64) -> String {
+    static func encode(_ event: SessionEvent, nowNs: UInt64) -> String { line(fields(event, nowNs: nowNs)) }
+
+    static func fields(_ event: SessionEvent, nowNs: UInt64) -> [String: Any] {
         switch event {
         case .phase(let kind, let cycle, let frame, let tick, let hostNs):
             let wall = wallClock(agoNs: Double(nowNs) - Double(hostNs))
-            return line(["event": "phase", "phase": kind.rawValue, "cycle": cycle, "frame": frame, "board_tick": tick,
-                         "time": wall.iso, "unix_ms": wall.unixMs])
+            return ["event": "phase", "phase": kind.rawValue, "cycle": cycle, "frame": frame, "board_tick": tick,
+                    "time": wall.iso, "unix_ms": wall.unixMs]
         case .applied(let change, let frame, let tick, let latency, _):
             var f = describe(change)
             f["event"] = "applied"
             f["frame"] = frame
             f["board_tick"] = tick
             f["latency_ms"] = (latency * 10).rounded() / 10
-            return line(f)
+            return f
         case .refused(let change, let reason):
             var f = describe(change)
             f["event"] = "refused"
             f["reason"] = reason
-            return line(f)
+            return f
         }
+    }
+
+    /// The last event of a session that ended: its report (the same as `--json`).
+    static func finished(_ report: PlayReport) -> String { line(["event": "finished", "report": reportFields(report)]) }
+
+    static func reportFields(_ report: PlayReport) -> Any {
+        guard let data = try? JSONEncoder().encode(report), let object = try? JSONSerialization.jsonObject(with: data) else { return [:] }
+        return object
+    }
+
+    /// The first event: the board is ready.
+    static func prepared(_ prepared: Prepared, pattern: String) -> String {
+        line(["event": "prepared", "board": prepared.info.displayName, "motor": prepared.info.motorKind == .lra ? "LRA" : "ERM",
+              "frame_rate": Int(prepared.config.frameRateHz), "pattern": pattern])
     }
 }

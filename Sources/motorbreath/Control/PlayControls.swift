@@ -17,11 +17,11 @@ final class PlayControls {
 
     /// Events of the end: the report, and the socket closed.
     func finished(_ report: PlayReport) {
-        hub.emit(ControlEvents.line(["event": "finished", "report": reportFields(report)]))
+        hub.emit(ControlEvents.finished(report))
     }
 
     func failed(_ message: String, report: PlayReport) {
-        hub.emit(ControlEvents.line(["event": "error", "message": message, "report": reportFields(report)]))
+        hub.emit(ControlEvents.line(["event": "error", "message": message, "report": ControlEvents.reportFields(report)]))
     }
 
     func stop() {
@@ -30,12 +30,6 @@ final class PlayControls {
         stdout?.flush(seconds: 5)  // the last events (finished) reach a reader that is still reading
         socket?.close()
         socket = nil
-    }
-
-    private func reportFields(_ report: PlayReport) -> Any {
-        let encoder = JSONEncoder()
-        guard let data = try? encoder.encode(report), let object = try? JSONSerialization.jsonObject(with: data) else { return [:] }
-        return object
     }
 
     func attach(socketPath: String?, socketMode: mode_t, stdio: Bool, keys wantKeys: Bool) throws {
@@ -64,10 +58,8 @@ extension Play {
         let controls = PlayControls(hub: hub)
         do { try controls.attach(socketPath: controlSocket, socketMode: mode_t(controlMode), stdio: stdio, keys: keys) } catch { throw fail("\(error)") }
         let clock = session.channel.clock
-        session.onEvent = { hub.emit(ControlEvents.encode($0, nowNs: clock.nowNs())) }
-        let hello = ControlEvents.line(["event": "prepared", "board": prepared.info.displayName,
-                                        "motor": prepared.info.motorKind == .lra ? "LRA" : "ERM",
-                                        "frame_rate": Int(prepared.config.frameRateHz), "pattern": pattern.name])
+        session.onEvent = { hub.emit(hub.line(for: $0, nowNs: clock.nowNs())) }
+        let hello = ControlEvents.prepared(prepared, pattern: pattern.name)
         hub.greeting = hello
         hub.emit(hello)
         return controls
