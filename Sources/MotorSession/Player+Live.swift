@@ -73,9 +73,37 @@ extension Player {
         return max(wireBase, playing + transit + boardLeadFrames + 2)
     }
 
+    /// Hands the held events whose tick the board's clock has passed (as estimated, with 2 ms to spare) to
+    /// `onEvent`, in order; `all` releases every one (the stream is over). A PLAYED report can show frames
+    /// the board handed to its output ahead of their tick (its output lead): an event is never sent before
+    /// its frame reaches the motor.
+    func releaseEvents(all: Bool = false) {
+        guard !heldEvents.isEmpty else { return }
+        let boardNow = sync.tracker.estimate().map { e -> UInt64 in
+            let tick = e.tick(atHostNs: now), margin = UInt64(e.ticksPerNs * 2e6)
+            return tick > margin ? tick - margin : 0
+        }
+        while let first = heldEvents.first, all || boardNow.map({ first.tick <= $0 }) ?? true {
+            heldEvents.removeFirst()
+            onEvent?(first.event)
+        }
+    }
+
+    /// Host time at which the first held event may go (nil: none held).
+    var nextEventReleaseNs: UInt64? {
+        guard let first = heldEvents.first, let e = sync.tracker.estimate() else { return nil }
+        return e.hostNs(atTick: first.tick) + 2_000_000
+    }
+
     /// Events for what a PLAYED report shows was output: phase starts, changes that reached the motor.
     func noteEvents(_ p: Played, first: Int) {
-        guard let onEvent, let tb = timebase else { return }
+        guard onEvent != nil, let tb = timebase else { return }
+        func onEvent(_ event: SessionEvent) {
+            switch event {
+            case .phase(_, _, _, let tick, _), .applied(_, _, let tick, _, _): heldEvents.append((event, tick))
+            case .refused: self.onEvent?(event)
+            }
+        }
         let end = first + Int(p.count)
         func tick(_ i: Int) -> UInt64 { i == first ? p.firstTick : tb.due(wire(i)) }
         func hostNs(_ tick: UInt64) -> UInt64 { sync.tracker.estimate()?.hostNs(atTick: tick) ?? now }

@@ -22,6 +22,7 @@ extension Player {
             throw error
         }
         if reopenNext && reopen == nil { throw error }
+        releaseEvents(all: true)  // their ticks are on the board clock that is going away
         noteHostSilence()
         report.reconnectReasons.append(error.description)
         let lostAt = lastFramePlayedNs
