@@ -9,6 +9,7 @@ let package = Package(
         .executable(name: "motorbreath", targets: ["motorbreath"]),
         .library(name: "MotorWire", targets: ["MotorWire"]),
         .library(name: "BoardCore", targets: ["BoardCore"]),
+        .library(name: "MotorControl", targets: ["MotorControl"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -38,6 +39,8 @@ let package = Package(
         .target(name: "SimBoard", dependencies: ["BoardCore", "MotorWire", "Breath", "SerialLink"]),
         // Host side of the protocol: prepare, clock sync, streaming, stop.
         .target(name: "MotorSession", dependencies: ["MotorWire", "SerialLink", "Breath"]),
+        // The control protocol (docs/control.md): commands, events, the hub, stdin and socket transports.
+        .target(name: "MotorControl", dependencies: ["MotorSession", "Breath", "SerialLink"]),
         // The conformance suite: every clause of protocol.md checked against a board, through its port only.
         .target(name: "BoardConformance", dependencies: ["MotorSession", "MotorWire", "SerialLink"]),
         // Sessions against the simulated world, measured on the true board clock; the naive streamer.
@@ -45,7 +48,7 @@ let package = Package(
         .executableTarget(
             name: "motorbreath",
             dependencies: [
-                "MotorSession", "SimBoard", "SerialLink", "Breath", "TimingBench", "BoardConformance", "Calibration",
+                "MotorSession", "MotorControl", "SimBoard", "SerialLink", "Breath", "TimingBench", "BoardConformance", "Calibration",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -74,7 +77,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["MotorSession", "SimBoard", "SerialLink", "Breath", "MotorWire", "motorbreath", "TestSupport"]
+            dependencies: ["MotorSession", "MotorControl", "SimBoard", "SerialLink", "Breath", "MotorWire", "motorbreath", "TestSupport"]
         ),
     ]
 )

@@ -3,6 +3,7 @@
 
 import ArgumentParser
 import Breath
+import MotorControl
 import MotorSession
 
 /// `--view`: status (cycle, phase, countdown, bar, link health) or breath (phase, seconds, a calm bar).

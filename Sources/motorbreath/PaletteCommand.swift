@@ -3,6 +3,7 @@
 
 import ArgumentParser
 import Breath
+import MotorControl
 import Foundation
 import Glibc
 import MotorSession

@@ -2,6 +2,7 @@
 
 import ArgumentParser
 import Breath
+import MotorControl
 import Calibration
 import Foundation
 import MotorSession

@@ -2,7 +2,7 @@
 // range (the session refuses it too, for seeks that a finish put outside); numbers must be finite.
 
 import Breath
-@testable import motorbreath
+@testable import MotorControl
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct ControlParseTests {

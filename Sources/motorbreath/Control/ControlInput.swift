@@ -1,31 +1,10 @@
-// Two more ways in: JSON lines on standard input (`--control -`), and keys in a terminal (raw mode,
-// given back on every exit path: normal end, error, Ctrl-C, SIGTERM, SIGHUP).
+// Keys in a terminal (raw mode, given back on every exit path: normal end, error, Ctrl-C, SIGTERM,
+// SIGHUP). JSON lines on standard input are MotorControl's StdinControl.
 
 import Glibc
+import MotorControl
 import SerialLink
 import Synchronization
-
-/// Reads JSON lines from standard input on a thread of its own until end of file (at most
-/// `LineReader.limit` bytes a line).
-final class StdinControl: @unchecked Sendable {
-    init(hub: ControlHub, answer: @escaping (String) -> Void) {
-        pthread_detach(startThread {
-            var reader = LineReader()
-            var buffer = [UInt8](repeating: 0, count: 65_536)
-            while true {
-                let n = Glibc.read(0, &buffer, buffer.count)
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { break }
-                for item in reader.feed(buffer[0..<n]) {
-                    switch item {
-                    case .line(let line): if let error = hub.handle(line: line) { answer(error) }
-                    case .tooLong: answer(ControlEvents.line(["event": "error", "message": LineReader.tooLongMessage]))
-                    }
-                }
-            }
-        })
-    }
-}
 
 /// Keys from a terminal on standard input: no echo, no line buffering (signals still work: Ctrl-C is
 /// SIGINT). The terminal's settings come back in `restore()`, at exit, and from the signal handlers.

@@ -2,6 +2,7 @@
 // (`--control -`), a Unix socket (`--control-socket`); the session's events go to every one of them.
 
 import Breath
+import MotorControl
 import Foundation
 import Glibc
 import MotorSession

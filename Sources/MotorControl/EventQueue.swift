@@ -6,9 +6,9 @@ import Glibc
 import SerialLink
 
 /// Whole event lines waiting for one client, oldest dropped first when full.
-struct EventQueue {
+public struct EventQueue: Sendable {
     /// At most this many lines wait (about a minute of a busy session's events).
-    static let capacity = 1000
+    public static let capacity = 1000
     private var lines: [String] = []
     private var head = 0
     /// Lines dropped since the client last got one.
@@ -46,16 +46,16 @@ struct EventQueue {
 
 /// Standard output for `--control -`: a thread of its own writes the queue, so a reader that stops
 /// reading stalls only that thread, never the session.
-final class StdoutEvents: @unchecked Sendable {
+public final class StdoutEvents: @unchecked Sendable {
     private let condition = TimedCondition()
     private var queue = EventQueue()
     private var writing = false
 
-    init() {
+    public init() {
         pthread_detach(startThread { self.run() })
     }
 
-    func send(_ line: String) {
+    public func send(_ line: String) {
         condition.withLock {
             queue.append(line)
             condition.broadcast()
@@ -63,7 +63,7 @@ final class StdoutEvents: @unchecked Sendable {
     }
 
     /// Waits up to `seconds` for every queued line to be written (the last event, `finished`, included).
-    func flush(seconds: Double) {
+    public func flush(seconds: Double) {
         let deadline = MonotonicClock.nowNs() + UInt64(seconds * 1e9)
         condition.withLock {
             while !queue.isEmpty || writing {

@@ -6,7 +6,8 @@
 import Glibc
 import SerialLink
 
-final class ControlSocket: @unchecked Sendable {
+/// `--control-socket PATH`: a Unix stream socket serving the control protocol to any number of clients.
+public final class ControlSocket: @unchecked Sendable {
     private let path: String
     private let listener: Int32
     private let hub: ControlHub
@@ -28,7 +29,7 @@ final class ControlSocket: @unchecked Sendable {
     /// Listens on `path` with permissions `mode` (0600: only this user). A live server there is refused
     /// ("PATH is in use by pid N"), a stale socket file left by a crashed run is replaced, anything that is
     /// not a socket is left alone (an error).
-    init(path: String, hub: ControlHub, mode: mode_t = 0o600) throws {
+    public init(path: String, hub: ControlHub, mode: mode_t = 0o600) throws {
         self.path = path
         self.hub = hub
         try ControlSocket.claim(path)
@@ -64,7 +65,7 @@ final class ControlSocket: @unchecked Sendable {
 
     /// Makes `path` free to bind: nothing there, or a stale socket (removed). Throws when a live server
     /// answers there, or the path is something other than a socket.
-    static func claim(_ path: String) throws {
+    public static func claim(_ path: String) throws {
         var st = stat()
         guard lstat(path, &st) == 0 else { return }
         guard (st.st_mode & S_IFMT) == S_IFSOCK else { throw ControlError("\(path) exists and is not a socket (left as it is)") }
@@ -181,7 +182,7 @@ final class ControlSocket: @unchecked Sendable {
 
     /// Closes every client and removes the socket file if it is still the one we made (another server
     /// may have replaced it since).
-    func close() {
+    public func close() {
         lock.withLock { running = false }
         if let t = thread {
             pthread_join(t, nil)

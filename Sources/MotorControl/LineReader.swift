@@ -3,9 +3,9 @@
 // the limit and skipped to its newline, never held whole (a 300 MB line costs 64 KiB, not 300 MB).
 
 /// Whole lines out of bytes as they arrive; over-long lines are reported once and discarded.
-struct LineReader {
+public struct LineReader: Sendable {
     /// The longest line taken, in bytes (without its newline).
-    static let limit = 65_536
+    public static let limit = 65_536
     private var pending: [UInt8] = []
     /// Inside a line already found too long: bytes are dropped up to its newline.
     private var discarding = false

@@ -7,7 +7,7 @@ import Foundation
 import MotorSession
 
 /// A command from a controlling program, checked and turned into what the session understands.
-enum ControlCommand: Equatable {
+public enum ControlCommand: Equatable, Sendable {
     case change(BreathChange)
     /// Intensity: a multiplier of the session's strength, 0...1 (like Core Haptics' HapticIntensityControl).
     case intensity(Double)
@@ -17,7 +17,7 @@ enum ControlCommand: Equatable {
 
     /// Parses one line; the error is the one line to send back.
     /// `cycles`: the session's cycles (nil: it loops); a seek outside them is an error naming the range.
-    static func parse(_ line: String, pattern: BreathPattern, cycles: Int? = nil) throws -> ControlCommand {
+    public static func parse(_ line: String, pattern: BreathPattern, cycles: Int? = nil) throws -> ControlCommand {
         guard let object = jsonObject(line) ?? jsonObject(markingNonFinite(line)), let command = object["command"] as? String else {
             throw ControlError("not a command: expected a JSON object with a \"command\" field, got \(line.prefix(80))")
         }
@@ -83,21 +83,22 @@ private func markingNonFinite(_ line: String) -> String {
 /// 1 rather than 1.0 in messages.
 private func text(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v) }
 
-struct ControlError: Error, CustomStringConvertible {
-    var description: String
-    init(_ text: String) { description = text }
+/// What was wrong, as the one line sent back.
+public struct ControlError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+    public init(_ text: String) { description = text }
 }
 
 /// Events as JSON lines.
-enum ControlEvents {
-    static func line(_ fields: [String: Any]) -> String {
+public enum ControlEvents {
+    public static func line(_ fields: [String: Any]) -> String {
         let data = (try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
         return String(decoding: data, as: UTF8.self) + "\n"
     }
 
     /// Wall-clock time of an instant `agoNs` before now (negative: ahead): ISO 8601 with milliseconds,
     /// and Unix milliseconds.
-    static func wallClock(agoNs: Double) -> (iso: String, unixMs: Double) {
+    public static func wallClock(agoNs: Double) -> (iso: String, unixMs: Double) {
         var real = timespec()
         clock_gettime(CLOCK_REALTIME, &real)
         let unixMs = (Double(real.tv_sec) * 1e9 + Double(real.tv_nsec) - agoNs) / 1e6
@@ -106,7 +107,7 @@ enum ControlEvents {
         return (f.string(from: Date(timeIntervalSince1970: unixMs / 1000)), unixMs)
     }
 
-    static func describe(_ change: BreathChange) -> [String: Any] {
+    public static func describe(_ change: BreathChange) -> [String: Any] {
         switch change {
         case .strength(let s): return ["command": "intensity", "strength": s]
         case .sharpness(let s): return ["command": "sharpness", "sharpness": s]
@@ -119,9 +120,9 @@ enum ControlEvents {
     }
 
     /// `nowNs` is the session clock's now (the events' host times are on that clock).
-    static func encode(_ event: SessionEvent, nowNs: UInt64) -> String { line(fields(event, nowNs: nowNs)) }
+    public static func encode(_ event: SessionEvent, nowNs: UInt64) -> String { line(fields(event, nowNs: nowNs)) }
 
-    static func fields(_ event: SessionEvent, nowNs: UInt64) -> [String: Any] {
+    public static func fields(_ event: SessionEvent, nowNs: UInt64) -> [String: Any] {
         switch event {
         case .phase(let kind, let cycle, let frame, let tick, let hostNs):
             let wall = wallClock(agoNs: Double(nowNs) - Double(hostNs))
@@ -143,15 +144,15 @@ enum ControlEvents {
     }
 
     /// The last event of a session that ended: its report (the same as `--json`).
-    static func finished(_ report: PlayReport) -> String { line(["event": "finished", "report": reportFields(report)]) }
+    public static func finished(_ report: PlayReport) -> String { line(["event": "finished", "report": reportFields(report)]) }
 
-    static func reportFields(_ report: PlayReport) -> Any {
+    public static func reportFields(_ report: PlayReport) -> Any {
         guard let data = try? JSONEncoder().encode(report), let object = try? JSONSerialization.jsonObject(with: data) else { return [:] }
         return object
     }
 
     /// The first event: the board is ready.
-    static func prepared(_ prepared: Prepared, pattern: String) -> String {
+    public static func prepared(_ prepared: Prepared, pattern: String) -> String {
         line(["event": "prepared", "board": prepared.info.displayName, "motor": prepared.info.motorKind == .lra ? "LRA" : "ERM",
               "frame_rate": Int(prepared.config.frameRateHz), "pattern": pattern])
     }

@@ -6,30 +6,32 @@ import Breath
 import MotorSession
 import SerialLink
 
-final class ControlHub: @unchecked Sendable {
-    let inbox: ControlInbox
-    let pattern: BreathPattern
+/// Where every way of steering a playing breath meets (keys, stdin, a socket, an app): the current values,
+/// commands turned into the session's changes, events sent to every listener.
+public final class ControlHub: @unchecked Sendable {
+    public let inbox: ControlInbox
+    public let pattern: BreathPattern
     private let baseStrength: Double
     private let baseSharpness: Double
     private let lock = Mutex()
     private var sinks: [Int: (String) -> Void] = [:]
     private var nextSink = 0
-    private(set) var intensity = 1.0
-    private(set) var sharpnessOffset = 0.0
-    private(set) var bpm: Double
-    private(set) var paused = false
+    public private(set) var intensity = 1.0
+    public private(set) var sharpnessOffset = 0.0
+    public private(set) var bpm: Double
+    public private(set) var paused = false
     /// The session's cycles (nil: it loops, or this is the palette): seeks past them are refused.
-    var cycles: Int?
+    public var cycles: Int?
     /// In the palette, left/right change the sharpness (there is no pace to change).
-    var arrowsChangeSharpness = false
+    public var arrowsChangeSharpness = false
     /// The "prepared" event, sent again to every client that connects later (so none misses what board it is).
-    var greeting: String? {
+    public var greeting: String? {
         get { lock.withLock { greetingLine } }
         set { lock.withLock { greetingLine = newValue } }
     }
     private var greetingLine: String?
 
-    init(inbox: ControlInbox, pattern: BreathPattern, strength: Double, sharpness: Double) {
+    public init(inbox: ControlInbox, pattern: BreathPattern, strength: Double, sharpness: Double) {
         self.inbox = inbox
         self.pattern = pattern
         baseStrength = strength
@@ -38,7 +40,7 @@ final class ControlHub: @unchecked Sendable {
     }
 
     /// What the live line shows: "intensity 80 %  pace 5.5/min" (and "paused").
-    var summary: String {
+    public var summary: String {
         lock.withLock {
             var s = "intensity \(Int((intensity * 100).rounded()))%  "
             s += arrowsChangeSharpness ? "sharpness \(String(format: "%.1f", min(1, max(0, baseSharpness + sharpnessOffset))))"
@@ -50,7 +52,7 @@ final class ControlHub: @unchecked Sendable {
 
     /// Makes `command`; returns the error line to answer with, if any.
     @discardableResult
-    func handle(_ command: ControlCommand) -> String? {
+    public func handle(_ command: ControlCommand) -> String? {
         lock.withLock {
             switch command {
             case .intensity(let v):
@@ -83,7 +85,7 @@ final class ControlHub: @unchecked Sendable {
     /// The session's event as a line, with what the client sent beside what plays: `applied` for
     /// intensity and sharpness carries `value` (as sent), `effective` (as played) and `base` (the
     /// session's own strength or sharpness).
-    func line(for event: SessionEvent, nowNs: UInt64) -> String {
+    public func line(for event: SessionEvent, nowNs: UInt64) -> String {
         var fields = ControlEvents.fields(event, nowNs: nowNs)
         if case .applied(let change, _, _, _, _) = event {
             lock.withLock {
@@ -104,7 +106,7 @@ final class ControlHub: @unchecked Sendable {
     }
 
     /// A line of the control protocol from a program; the error line to answer with, if any.
-    func handle(line: String) -> String? {
+    public func handle(line: String) -> String? {
         do {
             return handle(try ControlCommand.parse(line, pattern: pattern, cycles: cycles))
         } catch {
@@ -113,7 +115,7 @@ final class ControlHub: @unchecked Sendable {
     }
 
     // Keys: up/down intensity, right/left pace, space pause/resume, f finish, q quit.
-    func key(_ key: Key) {
+    public func key(_ key: Key) {
         switch key {
         case .up: handle(.intensity(min(1, (intensity * 10).rounded() / 10 + 0.1)))
         case .down: handle(.intensity(max(0, (intensity * 10).rounded() / 10 - 0.1)))
@@ -127,10 +129,11 @@ final class ControlHub: @unchecked Sendable {
         }
     }
 
-    enum Key { case up, down, left, right, space, finish, quit }
+    /// A key of the terminal controls.
+    public enum Key: Sendable { case up, down, left, right, space, finish, quit }
 
     /// Adds a listener for events; returns its id for `removeSink`.
-    func addSink(_ sink: @escaping (String) -> Void) -> Int {
+    public func addSink(_ sink: @escaping (String) -> Void) -> Int {
         lock.withLock {
             nextSink += 1
             sinks[nextSink] = sink
@@ -138,10 +141,10 @@ final class ControlHub: @unchecked Sendable {
         }
     }
 
-    func removeSink(_ id: Int) { lock.withLock { _ = sinks.removeValue(forKey: id) } }
+    public func removeSink(_ id: Int) { lock.withLock { _ = sinks.removeValue(forKey: id) } }
 
     /// Sends an event line to every listener.
-    func emit(_ line: String) {
+    public func emit(_ line: String) {
         let all = lock.withLock { Array(sinks.values) }
         for s in all { s(line) }
     }
