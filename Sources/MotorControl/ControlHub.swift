@@ -30,6 +30,47 @@ public final class ControlHub: @unchecked Sendable {
         set { lock.withLock { greetingLine = newValue } }
     }
     private var greetingLine: String?
+    /// Changes sent with a client's id, waiting for the event they cause.
+    private var awaiting: [(change: BreathChange, id: Any)] = []
+    /// What the session last showed (cycle, phase, link), for `state`.
+    private var sessionState: [String: Any] = [:]
+
+    /// The board is ready: `hello` (the `prepared` event) goes to every client now and to each that connects
+    /// later, each time followed by the `state` event.
+    public func greet(_ hello: String) {
+        greeting = hello
+        emit(hello)
+        emit(stateLine())
+    }
+
+    /// Notes what the session shows now (the player's status, about 10 times a second), for `state`.
+    public func noteSessionState(_ fields: [String: Any]) { lock.withLock { sessionState = fields } }
+
+    /// The `state` event: every current value, and where the breath and the link are.
+    public func stateLine(id: Any? = nil) -> String { lock.withLock { stateLineLocked(id: id) } }
+
+    private func stateLineLocked(id: Any?) -> String {
+        var f = sessionState
+        f["event"] = "state"
+        f["pattern"] = pattern.name
+        f["intensity"] = intensity
+        f["strength"] = min(1, baseStrength * intensity)
+        f["sharpness"] = sharpnessOffset
+        f["sharpness_effective"] = min(1, max(0, baseSharpness + sharpnessOffset))
+        if !arrowsChangeSharpness { f["bpm"] = bpm }
+        f["paused"] = paused
+        if let id { f["id"] = id }
+        return ControlEvents.line(f)
+    }
+
+    static func sameKind(_ a: BreathChange, _ b: BreathChange) -> Bool {
+        switch (a, b) {
+        case (.strength, .strength), (.sharpness, .sharpness), (.pace, .pace), (.seek, .seek): return true
+        case (.pause, .pause), (.pause, .resume), (.resume, .pause), (.resume, .resume): return true
+        case (.finishAfterThisBreath, .finishAfterThisBreath): return true
+        default: return false
+        }
+    }
 
     public init(inbox: ControlInbox, pattern: BreathPattern, strength: Double, sharpness: Double) {
         self.inbox = inbox
@@ -52,18 +93,27 @@ public final class ControlHub: @unchecked Sendable {
 
     /// Makes `command`; returns the error line to answer with, if any.
     @discardableResult
-    public func handle(_ command: ControlCommand) -> String? {
+    public func handle(_ command: ControlCommand, id: Any? = nil) -> String? {
         lock.withLock {
+            func send(_ change: BreathChange) {
+                // The id waits for the event this change causes (a later change of its kind replaces it).
+                awaiting.removeAll { ControlHub.sameKind($0.change, change) }
+                if let id { awaiting.append((change, id)) }
+                inbox.send(change)
+            }
             switch command {
             case .intensity(let v):
                 intensity = v
-                inbox.send(.strength(min(1, baseStrength * v)))
+                send(.strength(min(1, baseStrength * v)))
             case .sharpness(let v):
                 sharpnessOffset = v
-                inbox.send(.sharpness(min(1, max(0, baseSharpness + v))))
+                send(.sharpness(min(1, max(0, baseSharpness + v))))
             case .change(.pace) where arrowsChangeSharpness:
-                return ControlEvents.line(["event": "refused", "command": "pace",
-                                           "reason": "the palette plays a steady vibration: it has no pace"])
+                var f: [String: Any] = ["event": "refused", "command": "pace", "reason": "the palette plays a steady vibration: it has no pace"]
+                if let id { f["id"] = id }
+                return ControlEvents.line(f)
+            case .state:
+                return stateLineLocked(id: id)
             case .change(.finishAfterThisBreath) where arrowsChangeSharpness:
                 inbox.requestStop()  // the palette's one long phase never ends by itself: finish ends it now
             case .change(let change):
@@ -74,7 +124,7 @@ public final class ControlHub: @unchecked Sendable {
                 case .seek: paused = false
                 default: break
                 }
-                inbox.send(change)
+                send(change)
             case .stop:
                 inbox.requestStop()
             }
@@ -87,6 +137,18 @@ public final class ControlHub: @unchecked Sendable {
     /// session's own strength or sharpness).
     public func line(for event: SessionEvent, nowNs: UInt64) -> String {
         var fields = ControlEvents.fields(event, nowNs: nowNs)
+        let caused: BreathChange? = switch event {
+        case .applied(let change, _, _, _, _), .refused(let change, _): change
+        case .phase: nil
+        }
+        if let caused {
+            lock.withLock {
+                if let i = awaiting.firstIndex(where: { $0.change == caused }) {
+                    fields["id"] = awaiting[i].id
+                    awaiting.remove(at: i)
+                }
+            }
+        }
         if case .applied(let change, _, _, _, _) = event {
             lock.withLock {
                 switch change {
@@ -107,10 +169,13 @@ public final class ControlHub: @unchecked Sendable {
 
     /// A line of the control protocol from a program; the error line to answer with, if any.
     public func handle(line: String) -> String? {
+        let id = ControlCommand.id(in: line)
         do {
-            return handle(try ControlCommand.parse(line, pattern: pattern, cycles: cycles))
+            return handle(try ControlCommand.parse(line, pattern: pattern, cycles: cycles), id: id)
         } catch {
-            return ControlEvents.line(["event": "error", "message": "\(error)"])
+            var f: [String: Any] = ["event": "error", "message": "\(error)"]
+            if let id { f["id"] = id }
+            return ControlEvents.line(f)
         }
     }
 

@@ -14,8 +14,21 @@ public enum ControlCommand: Equatable, Sendable {
     /// Sharpness: an offset added to the session's sharpness, -1...1.
     case sharpness(Double)
     case stop
+    /// Answer with the whole current state (a `state` event to the client that asked).
+    case state
 
     /// Parses one line; the error is the one line to send back.
+    /// Every command this build takes.
+    public static let names = ["intensity", "sharpness", "pace", "pause", "resume", "seek", "finish", "stop", "state"]
+
+    /// The client's `id` of a command line (a string or a number), to echo in every event it causes.
+    public static func id(in line: String) -> Any? {
+        guard let object = jsonObject(line) ?? jsonObject(markingNonFinite(line)), let id = object["id"] else { return nil }
+        if let s = id as? String { return s }
+        if let n = id as? NSNumber { return n }
+        return nil
+    }
+
     /// `cycles`: the session's cycles (nil: it loops); a seek outside them is an error naming the range.
     public static func parse(_ line: String, pattern: BreathPattern, cycles: Int? = nil) throws -> ControlCommand {
         guard let object = jsonObject(line) ?? jsonObject(markingNonFinite(line)), let command = object["command"] as? String else {
@@ -35,6 +48,7 @@ public enum ControlCommand: Equatable, Sendable {
         case "resume": return .change(.resume)
         case "finish": return .change(.finishAfterThisBreath)
         case "stop": return .stop
+        case "state": return .state
         case "seek":
             let cycle = Int(try number("cycle", 1...100_000))
             if let cycles, cycle > cycles {
@@ -47,7 +61,7 @@ public enum ControlCommand: Equatable, Sendable {
             }
             return .change(.seek(cycle: cycle, phase: index))
         default:
-            throw ControlError("unknown command \"\(command)\" (intensity, sharpness, pace, pause, resume, seek, finish, stop)")
+            throw ControlError("unknown command \"\(command)\" (\(ControlCommand.names.joined(separator: ", ")))")
         }
     }
 }

@@ -107,7 +107,10 @@ public final class ControlSocket: @unchecked Sendable {
                     _ = fcntl(c, F_SETFD, FD_CLOEXEC)
                     _ = fcntl(c, F_SETFL, fcntl(c, F_GETFL) | O_NONBLOCK)
                     lock.withLock { clients[c] = Client() }
-                    if let hello = hub.greeting { send(hello, to: c) }
+                    if let hello = hub.greeting {
+                        send(hello, to: c)
+                        send(hub.stateLine(), to: c)  // a late client learns at once where the session is
+                    }
                 }
             }
             for p in fds.dropFirst() where p.revents & Int16(POLLOUT) != 0 {

@@ -94,8 +94,7 @@ struct PaletteCommand: ParsableCommand {
             let calibrated = try calibration.forBoard(uniqueID: prepared.info.uniqueID)
             if let calibrated { Stderr.write("profile: \(calibrated.name)\n") }
             let hello = ControlEvents.prepared(prepared, pattern: steady.name)
-            hub.greeting = hello
-            hub.emit(hello)
+            hub.greet(hello)
             return try session.play(steady, breath: breath, loop: true, motor: calibrated?.motor(or: session.motor),
                                     warmup: 0, feltRange: calibrated?.feltRange)
         } catch let e as SessionError {

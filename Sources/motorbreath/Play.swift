@@ -195,6 +195,7 @@ struct Play: ParsableCommand {
                 var breathTime = live
                 breathTime.elapsed -= warmup
                 view.show(breathTime)
+                controls?.hub.noteSessionState(PlayControls.stateFields(breathTime, frames: view.live, board: prepared.info.displayName))
             }
             session.shouldStop = { Signals.pending != 0 }
             var r: PlayReport

@@ -33,6 +33,25 @@ final class PlayControls {
         socket = nil
     }
 
+    /// Where the session is, for the `state` event: the breath's cycle and phase (as the pause found them
+    /// while paused), the frames, the board and the link's health.
+    static func stateFields(_ live: LiveStatus, frames: LiveFrames?, board: String) -> [String: Any] {
+        var f: [String: Any] = ["board": board, "elapsed_s": (live.elapsed * 1000).rounded() / 1000,
+                                "frames_played": live.framesPlayed, "frames_total": live.framesTotal,
+                                "link": live.state, "retransmits": live.retransmits]
+        if let rtt = live.rttUs { f["rtt_us"] = rtt.rounded() }
+        if let plan = frames?.plan {
+            let t = plan.pausedAt.map { max(0, $0 - 0.001) } ?? max(0, live.elapsed)
+            if let s = plan.sample(at: t) {
+                f["cycle"] = s.cycle
+                f["phase"] = s.phase.rawValue
+                f["phase_remaining_s"] = (s.phaseRemaining * 1000).rounded() / 1000
+            }
+            f["cycles"] = plan.looping ? nil : plan.cycles
+        }
+        return f
+    }
+
     func attach(socketPath: String?, socketMode: mode_t, stdio: Bool, keys wantKeys: Bool) throws {
         if stdio {
             let out = StdoutEvents()
@@ -61,8 +80,7 @@ extension Play {
         let clock = session.channel.clock
         session.onEvent = { hub.emit(hub.line(for: $0, nowNs: clock.nowNs())) }
         let hello = ControlEvents.prepared(prepared, pattern: pattern.name)
-        hub.greeting = hello
-        hub.emit(hello)
+        hub.greet(hello)
         return controls
     }
 }
