@@ -105,6 +105,9 @@ public struct ControlError: Error, CustomStringConvertible, Sendable {
 
 /// Events as JSON lines.
 public enum ControlEvents {
+    /// Every event this build sends (docs/control.md's table lists each).
+    public static let names = ["prepared", "state", "phase", "applied", "refused", "error", "dropped", "finished"]
+
     public static func line(_ fields: [String: Any]) -> String {
         let data = (try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
         return String(decoding: data, as: UTF8.self) + "\n"
@@ -165,9 +168,15 @@ public enum ControlEvents {
         return object
     }
 
-    /// The first event: the board is ready.
+    /// The control protocol's version: a client may rely on every command, event and field of its version;
+    /// later builds add commands, events and fields (clients ignore what they do not know) and change the
+    /// version only when something a client relies on changes.
+    public static let protocolVersion = 1
+
+    /// The first event: the board is ready; the protocol version and the commands this build takes.
     public static func prepared(_ prepared: Prepared, pattern: String) -> String {
         line(["event": "prepared", "board": prepared.info.displayName, "motor": prepared.info.motorKind == .lra ? "LRA" : "ERM",
-              "frame_rate": Int(prepared.config.frameRateHz), "pattern": pattern])
+              "frame_rate": Int(prepared.config.frameRateHz), "pattern": pattern, "protocol": protocolVersion,
+              "commands": ControlCommand.names])
     }
 }
