@@ -19,6 +19,7 @@ import Testing
         #expect(events.first?["event"] as? String == "prepared")
         #expect(events.dropFirst().first?["event"] as? String == "state")  // at once, after prepared
 
+        usleep(250_000)  // the state is what the host last showed (10 times a second): past this phase's start
         client.send(#"{"command":"intensity","value":0.5,"id":"a1"}"#)
         client.send(#"{"command":"pace","bpm":40,"id":7}"#)
         client.send(#"{"command":"state","id":"s"}"#)
