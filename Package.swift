@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "SerialLink", targets: ["SerialLink"]),
         .library(name: "MotorWire", targets: ["MotorWire"]),
         .library(name: "BoardCore", targets: ["BoardCore"]),
+        .library(name: "MotorControl", targets: ["MotorControl"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -44,6 +45,8 @@ let package = Package(
         .target(name: "SimBoard", dependencies: ["BoardCore", "MotorWire", "Breath", "SerialLink"]),
         // Host side of the protocol: prepare, clock sync, streaming, stop.
         .target(name: "MotorSession", dependencies: ["MotorWire", "SerialLink", "Breath"]),
+        // The control protocol (docs/control.md): commands, events, the hub, stdin and socket transports.
+        .target(name: "MotorControl", dependencies: ["MotorSession", "Breath", "SerialLink"]),
         // The conformance suite: every clause of protocol.md checked against a board, through its port only.
         .target(name: "BoardConformance", dependencies: ["MotorSession", "MotorWire", "SerialLink"]),
         // Sessions against the simulated world, measured on the true board clock; the naive streamer.
@@ -51,7 +54,7 @@ let package = Package(
         .executableTarget(
             name: "motorbreath",
             dependencies: [
-                "MotorSession", "SimBoard", "SerialLink", "Breath", "TimingBench", "BoardConformance", "Calibration",
+                "MotorSession", "MotorControl", "SimBoard", "SerialLink", "Breath", "TimingBench", "BoardConformance", "Calibration",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -83,7 +86,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["MotorSession", "SimBoard", "SerialLink", "Breath", "MotorWire", "motorbreath", "TestSupport"]
+            dependencies: ["MotorSession", "MotorControl", "SimBoard", "SerialLink", "Breath", "MotorWire", "motorbreath", "TestSupport"]
         ),
     ]
 )

@@ -49,6 +49,9 @@ public final class BreathSession: @unchecked Sendable {
     /// HELLO, CONFIGURE and clock sync (`play` does it if it was not done).
     @discardableResult
     public func prepare() throws(SessionError) -> Prepared {
+        // A stop or change left from an earlier breath goes now: what arrives once the board is prepared
+        // (a client answering the `prepared` event at once) is kept for the breath that plays next.
+        inbox.reset()
         let p = try channel.prepare(options: options)
         prepared = p
         return p
@@ -99,7 +102,6 @@ public final class BreathSession: @unchecked Sendable {
     private func resolution(_ p: Prepared) -> DutyResolution { DutyResolution(p.config.dutyFormat) }
 
     private func play(_ frames: FrameSource, prepared p: Prepared) throws(SessionError) -> PlayReport {
-        inbox.reset()
         let player = Player(channel: channel, prepared: p, options: options, controls: inbox)
         self.player = player
         player.reopen = reopen

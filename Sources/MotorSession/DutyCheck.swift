@@ -24,7 +24,7 @@ struct DutyCheck {
     /// A PLAYED block whose duty CRC did not match: judged once the board's count after it is known. A
     /// mismatch that one run of zeros explains is an underrun whatever the counters say.
     mutating func mismatch(first: Int, count: Int, crc: UInt16, expected: [UInt16]) {
-        if DutyCheck.explainedByOneUnderrunRun(crc: crc, expected: expected) { return }
+        if DutyCheck.underrunRun(crc: crc, expected: expected) != nil { return }
         pending.append((first, first + count))
         resolve()
     }
@@ -47,17 +47,18 @@ struct DutyCheck {
         }
     }
 
-    /// Whether `crc` is the CRC of `expected` with one run of consecutive frames replaced by 0 (a lost
-    /// FRAMES message leaves a run of frames missing).
-    static func explainedByOneUnderrunRun(crc: UInt16, expected: [UInt16]) -> Bool {
+    /// The length of the shortest run of consecutive frames that, replaced by 0, gives `crc` from
+    /// `expected` (a lost FRAMES message leaves a run of frames missing); nil when no one run explains it.
+    static func underrunRun(crc: UInt16, expected: [UInt16]) -> Int? {
+        guard !expected.isEmpty else { return nil }
         var values = expected
-        for start in 0..<values.count {
-            for end in (start + 1)...values.count {
-                for i in start..<end { values[i] = 0 }
-                if CRC16.ofDuties(values) == crc { return true }
-                for i in start..<end { values[i] = expected[i] }
+        for length in 1...values.count {
+            for start in 0...(values.count - length) {
+                for i in start..<(start + length) { values[i] = 0 }
+                if CRC16.ofDuties(values) == crc { return length }
+                for i in start..<(start + length) { values[i] = expected[i] }
             }
         }
-        return false
+        return nil
     }
 }

@@ -101,7 +101,10 @@ public final class LiveFrames: FrameSource {
         switch change {
         case .strength(let s): plan.setStrength(s, at: t)
         case .sharpness(let s): plan.setSharpness(s, at: t)
-        case .pace(let bpm): effective = frame(atBreathTime: plan.setPace(breathsPerMinute: bpm, at: t))
+        case .pace(let bpm):
+            // Paused, no phase boundary lies ahead (the plan's end is infinitely far): from k.
+            let boundary = plan.setPace(breathsPerMinute: bpm, at: t)
+            effective = boundary.isFinite ? frame(atBreathTime: boundary) : k
         case .pause: plan.pause(at: t)
         case .resume: plan.resume(at: t)
         case .seek(let cycle, let phase): plan.seek(cycle: cycle, phase: phase, at: t)

@@ -10,6 +10,13 @@ public struct PlayReport: Sendable, Codable {
     public var replaced = 0
     /// Frames the board reported as output (PLAYED), underrun slots included.
     public var framesPlayed = 0
+    /// Frames of the host's schedule the motor did not play as scheduled, over the whole session and
+    /// every reconnect: underrun slots, frames output late (more than half a frame period), blocks whose
+    /// duties were not the host's, and
+    /// frames skipped around a reconnect. Judged from the board's PLAYED evidence against the schedule as
+    /// it stood (a pause, a seek or a change of pace changes the schedule; it loses nothing). Frames whose
+    /// PLAYED report never arrived are counted in `unreported`, not here. The goal is 0.
+    public var framesLost = 0
     public var underruns = 0
     /// Frames that reached the board after their slot and were dropped there.
     public var lateArrivals = 0
@@ -61,7 +68,7 @@ public struct PlayReport: Sendable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case framesTotal = "frames_total", framesSent = "frames_sent", retransmits, replaced
-        case framesPlayed = "frames_played", underruns, lateArrivals = "late_arrivals", playedLate = "played_late"
+        case framesPlayed = "frames_played", framesLost = "frames_lost", underruns, lateArrivals = "late_arrivals", playedLate = "played_late"
         case dutyMismatches = "duty_mismatches", wrongDuties = "wrong_duties", outOfOrder = "out_of_order", unreported, naks
         case crcErrors = "crc_errors", hostRxErrors = "host_rx_errors", reconnects, reconnectReasons = "reconnect_reasons", failsafeTrips = "failsafe_trips"
         case reconnectGapMs = "reconnect_gap_ms", framesSkipped = "frames_skipped", retimes, prepareMs = "prepare_ms"

@@ -20,11 +20,21 @@ extension Player {
                 onEvent?(.refused(change: change, reason: "this session plays a fixed pattern (an AHAP file): nothing to change"))
                 continue
             }
+            // A seek outside the session (past its last cycle: after a finish, the cycle playing) is refused.
+            if case .seek(let cycle, _) = change, !live.plan.looping, cycle < 1 || cycle > live.plan.cycles {
+                onEvent?(.refused(change: change, reason: "cycle \(cycle) is outside this session (cycles 1...\(live.plan.cycles))"))
+                continue
+            }
             let replace = prepared.info.capabilities & Info.capReplace != 0
             // Without REPLACE the frames already sent play as they are: change only what is not yet sent.
             // Re-rendering takes time too (a debug build: tens of ms): the board moves on meanwhile.
             let renderFrames = Int(applyNs * 3 / 2 * UInt64(rate) / 1_000_000_000) + 1
             let k = replace ? max(firstChangeableFrame + renderFrames, window.playedThrough) : window.highestSent
+            // The board has output (or will before this arrives) the breath's last frame: nothing to change.
+            if k >= total {
+                onEvent?(.refused(change: change, reason: "the breath has ended: nothing is left to change"))
+                continue
+            }
             let started = now
             let first = live.apply(change, fromFrame: k)
             applyNs = (applyNs + elapsed(now, since: started)) / 2
@@ -39,9 +49,12 @@ extension Player {
                     at += n
                 }
             }
-            if end.stopSent {  // the end moved: tell the board the new one now
+            if end.stopSent {
+                // The end moved: tell the board the new one now (its STOP at the old end would halt the
+                // stream there, and the frames after it would play late or not at all).
                 end = StreamEnd()
-                if window.next >= total { try endStreamIfSent(at: now) }
+                end.stopSeq = try channel.send(.stop(atIndex: wire(total)))
+                end.stopSentNs = now
             }
             pendingEffects.append(PendingEffect(change: change, frame: first, receivedNs: received))
         }
@@ -60,9 +73,37 @@ extension Player {
         return max(wireBase, playing + transit + boardLeadFrames + 2)
     }
 
+    /// Hands the held events whose tick the board's clock has passed (as estimated, with 2 ms to spare) to
+    /// `onEvent`, in order; `all` releases every one (the stream is over). A PLAYED report can show frames
+    /// the board handed to its output ahead of their tick (its output lead): an event is never sent before
+    /// its frame reaches the motor.
+    func releaseEvents(all: Bool = false) {
+        guard !heldEvents.isEmpty else { return }
+        let boardNow = sync.tracker.estimate().map { e -> UInt64 in
+            let tick = e.tick(atHostNs: now), margin = UInt64(e.ticksPerNs * 2e6)
+            return tick > margin ? tick - margin : 0
+        }
+        while let first = heldEvents.first, all || boardNow.map({ first.tick <= $0 }) ?? true {
+            heldEvents.removeFirst()
+            onEvent?(first.event)
+        }
+    }
+
+    /// Host time at which the first held event may go (nil: none held).
+    var nextEventReleaseNs: UInt64? {
+        guard let first = heldEvents.first, let e = sync.tracker.estimate() else { return nil }
+        return e.hostNs(atTick: first.tick) + 2_000_000
+    }
+
     /// Events for what a PLAYED report shows was output: phase starts, changes that reached the motor.
     func noteEvents(_ p: Played, first: Int) {
-        guard let onEvent, let tb = timebase else { return }
+        guard onEvent != nil, let tb = timebase else { return }
+        func onEvent(_ event: SessionEvent) {
+            switch event {
+            case .phase(_, _, _, let tick, _), .applied(_, _, let tick, _, _): heldEvents.append((event, tick))
+            case .refused: self.onEvent?(event)
+            }
+        }
         let end = first + Int(p.count)
         func tick(_ i: Int) -> UInt64 { i == first ? p.firstTick : tb.due(wire(i)) }
         func hostNs(_ tick: UInt64) -> UInt64 { sync.tracker.estimate()?.hostNs(atTick: tick) ?? now }

@@ -93,6 +93,13 @@ extension Player {
         report.playedLate += Int(p.lateCount)
         lateness.add(ticksToUs(Int64(p.maxLateTicks)))
         let expected = source.frames(from: first, count: Int(p.count))
+        // Frames not played as scheduled: the late ones (when any was output more than half a period after
+        // its tick: a retime's tick of jitter is not a loss), and where the duties differ from the schedule
+        // the shortest run of underrun zeros that explains it (the whole block when none does).
+        let halfPeriodTicks = UInt64(prepared.info.clockHz) / UInt64(2 * rate)
+        var lost = UInt64(p.maxLateTicks) > halfPeriodTicks ? Int(p.lateCount) : 0
+        if p.dutyCRC != dutyCRC(expected) { lost += DutyCheck.underrunRun(crc: p.dutyCRC, expected: expected) ?? count }
+        report.framesLost += min(count, lost)
         if p.dutyCRC != dutyCRC(expected) {
             report.dutyMismatches += 1
             dutyCheck.mismatch(first: first, count: Int(p.count), crc: p.dutyCRC, expected: expected)

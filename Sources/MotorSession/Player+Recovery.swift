@@ -22,6 +22,7 @@ extension Player {
             throw error
         }
         if reopenNext && reopen == nil { throw error }
+        releaseEvents(all: true)  // their ticks are on the board clock that is going away
         noteHostSilence()
         report.reconnectReasons.append(error.description)
         let lostAt = lastFramePlayedNs
@@ -53,11 +54,13 @@ extension Player {
                 statusText = "playing"
                 guard resume < total else {
                     report.framesSkipped += max(0, total - window.playedThrough)
+                    report.framesLost += max(0, total - window.playedThrough)
                     window.playedThrough = total
                     end.nothingLeft = true
                     return
                 }
                 report.framesSkipped += max(0, resume - window.playedThrough)
+                report.framesLost += max(0, resume - window.playedThrough)
                 try begin(at: resume)
                 let gap = (Double(intendedNs(resume)) - Double(lostAt)) / 1e6
                 report.reconnectGapMs = max(report.reconnectGapMs, gap)

@@ -34,6 +34,8 @@ public final class Player {
     /// Phase starts and changes as they reach the motor, with their board ticks.
     public var onEvent: ((SessionEvent) -> Void)?
     var pendingEffects: [PendingEffect] = []
+    /// Events waiting for the board's clock to pass their tick (see `releaseEvents`).
+    var heldEvents: [(event: SessionEvent, tick: UInt64)] = []
     var lastPhaseEventFrame = -1
     /// How many frames ahead of their tick the board hands them to its output (seen in its STATUS).
     var boardLeadFrames = 0
@@ -147,6 +149,7 @@ public final class Player {
         let keepAlive = options.keepAliveThread && channel.clock is SystemClock
             ? KeepAlive(channel: channel, idleMs: heartbeatMs) : nil
         func finish() {
+            releaseEvents(all: true)
             keepAlive?.stop()
             finishReport()
             report.motorOffAtExit = stopMotor()
@@ -206,6 +209,7 @@ public final class Player {
             } catch {
                 try recover(from: error, onStatus: onStatus)
             }
+            releaseEvents()
             if t >= nextViewNs {
                 nextViewNs = t + 100_000_000
                 onStatus(liveStatus(at: t))
@@ -341,6 +345,7 @@ public final class Player {
             due = min(due, window.lastProgressNs + UInt64(options.retransmitTimeoutMs) * 1_000_000)
         }
         if end.stopSent { due = min(due, t + 10_000_000) }  // watching for the board clock to pass the end
+        if let release = nextEventReleaseNs { due = min(due, release) }
         let ms = Int((elapsed(due, since: t) + 999_999) / 1_000_000)
         return min(50, max(1, ms))
     }

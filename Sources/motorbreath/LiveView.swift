@@ -3,6 +3,7 @@
 
 import ArgumentParser
 import Breath
+import MotorControl
 import MotorSession
 
 /// `--view`: status (cycle, phase, countdown, bar, link health) or breath (phase, seconds, a calm bar).
@@ -40,7 +41,11 @@ struct LiveView {
         // An AHAP file has no phases: show it as one "pattern" phase counting down to its end. A steered
         // breath in a pause shows the pause.
         let paused = self.live?.plan.pausedAt != nil
-        let s = self.live.map { $0.plan.sample(at: t) ?? BreathSample(phase: .hold, phaseRemaining: 0, cycle: $0.plan.cycles, intensity: 0) }
+        // (Paused, the breath stands where the pause found it: its cycle and what was left of its phase.)
+        let s = self.live.map { live in
+            live.plan.sample(at: live.plan.pausedAt.map { max(0, $0 - 0.001) } ?? t)
+                ?? BreathSample(phase: .hold, phaseRemaining: 0, cycle: live.plan.cycles, intensity: 0)
+        }
             ?? plan?.sample(at: t)
             ?? BreathSample(phase: .inhale, phaseRemaining: duration - t, cycle: 1, intensity: pattern.continuousIntensity(at: t))
         let phaseName = paused ? "paused" : plan == nil ? "pattern" : s.phase.rawValue

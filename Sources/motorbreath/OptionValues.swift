@@ -43,6 +43,14 @@ enum OptionValue {
     }
 
     /// One of `choices` (returned as given).
+    /// Permissions of a socket, octal (600, 0660, 666): the owner can always read and write.
+    static func socketMode(_ text: String) throws -> Int {
+        guard let v = Int(text, radix: 8), (0...0o777).contains(v), v & 0o600 == 0o600 else {
+            throw ValueProblem("expected octal permissions that let you read and write, such as 600, 660 or 666")
+        }
+        return v
+    }
+
     static func choice(_ choices: [String]) -> @Sendable (String) throws -> String {
         { text in
             guard choices.contains(text) else { throw ValueProblem("expected \(list(choices))") }

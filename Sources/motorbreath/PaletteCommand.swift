@@ -3,6 +3,7 @@
 
 import ArgumentParser
 import Breath
+import MotorControl
 import Foundation
 import Glibc
 import MotorSession
@@ -65,7 +66,7 @@ struct PaletteCommand: ParsableCommand {
         hub.arrowsChangeSharpness = true
         hub.handle(.intensity(intensity))
         let sessionClock = session.channel.clock
-        session.onEvent = { hub.emit(ControlEvents.encode($0, nowNs: sessionClock.nowNs())) }
+        session.onEvent = { hub.emit(hub.line(for: $0, nowNs: sessionClock.nowNs())) }
         let keys = KeyControl(hub: hub)
         defer { keys?.stop() }
         var socket: ControlSocket?
@@ -75,6 +76,7 @@ struct PaletteCommand: ParsableCommand {
         defer { socket?.close() }
         if keys == nil { Stderr.write("motorbreath: note: standard input is not a terminal: no keys (use --control-socket)\n") }
         let report = try play(session, steady, breath, hub)
+        hub.emit(ControlEvents.finished(report))
         Stderr.write("motor \(report.motorOffAtExit ? "off" : "STATE UNKNOWN")\n")
         if report.interrupted && Signals.pending != 0 { throw ExitCode(Signals.exitCode) }
         if !report.motorOffAtExit { throw fail("could not confirm the motor is off") }
@@ -91,6 +93,8 @@ struct PaletteCommand: ParsableCommand {
             Stderr.write("board: \(prepared.info.displayName)\n")
             let calibrated = try calibration.forBoard(uniqueID: prepared.info.uniqueID, boardName: prepared.info.name.text)
             if let calibrated { Stderr.write("profile: \(calibrated.name)\n") }
+            let hello = ControlEvents.prepared(prepared, pattern: steady.name)
+            hub.greet(hello)
             return try session.play(steady, breath: breath, loop: true, motor: calibrated?.motor(or: session.motor),
                                     warmup: 0, feltRange: calibrated?.feltRange)
         } catch let e as SessionError {

@@ -2,6 +2,7 @@
 
 import ArgumentParser
 import Breath
+import MotorControl
 import Calibration
 import Foundation
 import MotorSession
@@ -66,6 +67,10 @@ struct Play: ParsableCommand {
     @Option(help: "Listen on this Unix socket for controlling programs: commands in, events out, as JSON lines (see docs/control.md).")
     var controlSocket: String?
 
+    @Option(help: ArgumentHelp("Permissions of the control socket, octal: 600 (the default) lets only you connect, 660 your group too, 666 everyone.", valueName: "mode"),
+            transform: OptionValue.socketMode)
+    var controlMode: Int = 0o600
+
     @Flag(help: "In a terminal, ignore the keys (up/down intensity, left/right pace, space pause, f finish, q quit).")
     var noKeys = false
 
@@ -94,6 +99,7 @@ struct Play: ParsableCommand {
         guard simulate || (simLink == nil && !virtualTime) else {
             throw ValidationError("--sim-link and --virtual-time work with --simulate only")
         }
+        guard controlSocket != nil || controlMode == 0o600 else { throw ValidationError("--control-mode sets the permissions of --control-socket; give that too") }
         guard control == nil || control == "-" else { throw ValidationError("--control takes - (standard input and output)") }
         guard !(control == "-" && json) else { throw ValidationError("--control - writes events to standard output; the report is its last event (drop --json)") }
         guard !loop || breath.ahap == nil else { throw ValidationError("--loop repeats a breath pattern, not an AHAP file") }
@@ -101,6 +107,10 @@ struct Play: ParsableCommand {
 
     func run() throws {
         Signals.install()
+        // A live server on the control socket is refused before the board is touched.
+        if let controlSocket {
+            do { try ControlSocket.claim(controlSocket) } catch { throw fail("\(error)") }
+        }
         let built = try breath.build()
         breath.rememberStrength()
         if !quiet { printNotices(built.notices) }
@@ -185,6 +195,7 @@ struct Play: ParsableCommand {
                 var breathTime = live
                 breathTime.elapsed -= warmup
                 view.show(breathTime)
+                controls?.hub.noteSessionState(PlayControls.stateFields(breathTime, frames: view.live, board: prepared.info.displayName))
             }
             session.shouldStop = { Signals.pending != 0 }
             var r: PlayReport
@@ -227,9 +238,10 @@ struct Play: ParsableCommand {
         if json {
             try printJSON(report)
         } else if !quiet {
-            Stderr.write("played \(report.framesPlayed)/\(report.framesTotal) frames, \(report.underruns) underruns, \(report.playedLate) late, start error \(report.startErrorUs) µs, motor \(report.motorOffAtExit ? "off" : "STATE UNKNOWN")\n")
+            Stderr.write("played \(report.framesPlayed)/\(report.framesTotal) frames, \(report.framesLost) lost, \(report.underruns) underruns, \(report.playedLate) late, start error \(report.startErrorUs) µs, motor \(report.motorOffAtExit ? "off" : "STATE UNKNOWN")\n")
         }
-        if report.interrupted { throw ExitCode(Signals.exitCode) }
+        // Stopped by a signal: 128 + its number. By `stop` or the `q` key: 130, as Ctrl-C (docs/control.md).
+        if report.interrupted { throw ExitCode(Signals.pending != 0 ? Signals.exitCode : 130) }
         if !report.motorOffAtExit { throw fail("could not confirm the motor is off") }
     }
 }

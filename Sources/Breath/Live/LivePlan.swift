@@ -71,6 +71,8 @@ public struct LivePlan: Sendable {
     public private(set) var pausedAt: Double?
     /// Cycles are added as the session nears its end, until a finish.
     public private(set) var looping: Bool
+    /// A finish never moves the end before the instant it was made at (see `finishAfterThisBreath`).
+    private var endsNoEarlierThan = 0.0
     /// Seconds per breath cycle from now on (the pace).
     public private(set) var cycleScale = 1.0
     /// Fades around a pause, a resume or a seek, and the ramp of a strength change.
@@ -97,7 +99,7 @@ public struct LivePlan: Sendable {
     public var duration: Double {
         if pausedAt != nil { return .infinity }
         let last = pieces.last?.end ?? 0
-        return options.cues && !looping ? last + BreathOptions.endTaps.last!.0 + BreathOptions.tapSeconds : last
+        return max(endsNoEarlierThan, options.cues && !looping ? last + BreathOptions.endTaps.last!.0 + BreathOptions.tapSeconds : last)
     }
 
     // MARK: - edits, each effective from session time t
@@ -174,6 +176,9 @@ public struct LivePlan: Sendable {
     /// Finish the breath playing at `t` (its cycle), then stop: later cycles are dropped, looping ends.
     public mutating func finishAfterThisBreath(at t: Double) {
         let current = pieces.last { $0.start <= t }?.cycle ?? 1
+        // What played up to t stays played: a finish during a seek's fade (the sought cycle not yet begun)
+        // ends the breath there, never before t (the session's frames up to t are already on the motor).
+        endsNoEarlierThan = max(endsNoEarlierThan, t)
         looping = false
         pieces.removeAll { $0.cycle > current }
         if let s = suspended { suspended = s.filter { $0.cycle <= current } }

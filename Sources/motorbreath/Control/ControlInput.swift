@@ -1,21 +1,10 @@
-// Two more ways in: JSON lines on standard input (`--control -`), and keys in a terminal (raw mode,
-// given back on every exit path: normal end, error, Ctrl-C, SIGTERM, SIGHUP).
+// Keys in a terminal (raw mode, given back on every exit path: normal end, error, Ctrl-C, SIGTERM,
+// SIGHUP). JSON lines on standard input are MotorControl's StdinControl.
 
 import Glibc
+import MotorControl
 import SerialLink
 import Synchronization
-
-/// Reads JSON lines from standard input on a thread of its own until end of file.
-final class StdinControl: @unchecked Sendable {
-    init(hub: ControlHub, answer: @escaping (String) -> Void) {
-        pthread_detach(startThread {
-            while let line = readLine() {
-                if line.isEmpty { continue }
-                if let error = hub.handle(line: line) { answer(error) }
-            }
-        })
-    }
-}
 
 /// Keys from a terminal on standard input: no echo, no line buffering (signals still work: Ctrl-C is
 /// SIGINT). The terminal's settings come back in `restore()`, at exit, and from the signal handlers.

@@ -2,6 +2,7 @@
 // (`--control -`), a Unix socket (`--control-socket`); the session's events go to every one of them.
 
 import Breath
+import MotorControl
 import Foundation
 import Glibc
 import MotorSession
@@ -11,45 +12,57 @@ final class PlayControls {
     let hub: ControlHub
     private var socket: ControlSocket?
     private var keys: KeyControl?
+    private var stdout: StdoutEvents?
 
     init(hub: ControlHub) { self.hub = hub }
 
     /// Events of the end: the report, and the socket closed.
     func finished(_ report: PlayReport) {
-        hub.emit(ControlEvents.line(["event": "finished", "report": reportFields(report)]))
+        hub.emit(ControlEvents.finished(report))
     }
 
     func failed(_ message: String, report: PlayReport) {
-        hub.emit(ControlEvents.line(["event": "error", "message": message, "report": reportFields(report)]))
+        hub.emit(ControlEvents.line(["event": "error", "message": message, "report": ControlEvents.reportFields(report)]))
     }
 
     func stop() {
         keys?.stop()
         keys = nil
+        stdout?.flush(seconds: 5)  // the last events (finished) reach a reader that is still reading
         socket?.close()
         socket = nil
     }
 
-    private func reportFields(_ report: PlayReport) -> Any {
-        let encoder = JSONEncoder()
-        guard let data = try? encoder.encode(report), let object = try? JSONSerialization.jsonObject(with: data) else { return [:] }
-        return object
+    /// Where the session is, for the `state` event: the breath's cycle and phase (as the pause found them
+    /// while paused), the frames, the board and the link's health.
+    static func stateFields(_ live: LiveStatus, frames: LiveFrames?, board: String) -> [String: Any] {
+        var f: [String: Any] = ["board": board, "elapsed_s": (live.elapsed * 1000).rounded() / 1000,
+                                "frames_played": live.framesPlayed, "frames_total": live.framesTotal,
+                                "link": live.state, "retransmits": live.retransmits]
+        if let rtt = live.rttUs { f["rtt_us"] = rtt.rounded() }
+        if let plan = frames?.plan {
+            let t = plan.pausedAt.map { max(0, $0 - 0.001) } ?? max(0, live.elapsed)
+            if let s = plan.sample(at: t) {
+                f["cycle"] = s.cycle
+                f["phase"] = s.phase.rawValue
+                f["phase_remaining_s"] = (s.phaseRemaining * 1000).rounded() / 1000
+            }
+            f["cycles"] = plan.looping ? nil : plan.cycles
+        }
+        return f
     }
 
-    func attach(socketPath: String?, stdio: Bool, keys wantKeys: Bool) throws {
+    func attach(socketPath: String?, socketMode: mode_t, stdio: Bool, keys wantKeys: Bool) throws {
         if stdio {
-            _ = hub.addSink { line in Self.writeOut(line) }
-            _ = StdinControl(hub: hub) { line in Self.writeOut(line) }
+            let out = StdoutEvents()
+            stdout = out
+            _ = hub.addSink { line in out.send(line) }
+            _ = StdinControl(hub: hub) { line in out.send(line) }
         }
-        if let socketPath { socket = try ControlSocket(path: socketPath, hub: hub) }
+        if let socketPath { socket = try ControlSocket(path: socketPath, hub: hub, mode: socketMode) }
         if wantKeys { keys = KeyControl(hub: hub) }
     }
 
-    /// Standard output, unbuffered: a controlling program reads each event as it happens.
-    static func writeOut(_ line: String) {
-        let bytes = Array(line.utf8)
-        _ = bytes.withUnsafeBytes { Glibc.write(1, $0.baseAddress, $0.count) }
-    }
 }
 
 extension Play {
@@ -61,15 +74,13 @@ extension Play {
         let pattern = plan?.pattern ?? BreathPattern(name: "ahap", inhale: 1, hold: 0, exhale: 1)
         let hub = ControlHub(inbox: session.controls, pattern: pattern, strength: plan?.options.strength ?? 1,
                              sharpness: plan?.options.sharpness ?? 0.3)
+        if let plan, !loop { hub.cycles = LivePlan(pattern: plan.pattern, options: plan.options).cycles }
         let controls = PlayControls(hub: hub)
-        do { try controls.attach(socketPath: controlSocket, stdio: stdio, keys: keys) } catch { throw fail("\(error)") }
+        do { try controls.attach(socketPath: controlSocket, socketMode: mode_t(controlMode), stdio: stdio, keys: keys) } catch { throw fail("\(error)") }
         let clock = session.channel.clock
-        session.onEvent = { hub.emit(ControlEvents.encode($0, nowNs: clock.nowNs())) }
-        let hello = ControlEvents.line(["event": "prepared", "board": prepared.info.displayName,
-                                        "motor": prepared.info.motorKind == .lra ? "LRA" : "ERM",
-                                        "frame_rate": Int(prepared.config.frameRateHz), "pattern": pattern.name])
-        hub.greeting = hello
-        hub.emit(hello)
+        session.onEvent = { hub.emit(hub.line(for: $0, nowNs: clock.nowNs())) }
+        let hello = ControlEvents.prepared(prepared, pattern: pattern.name)
+        hub.greet(hello)
         return controls
     }
 }

@@ -1,0 +1,216 @@
+// Where every way of steering a playing breath meets: keys, JSON lines on stdin, a Unix socket. It keeps
+// the current intensity, sharpness and pace (keys step them), turns commands into changes for the
+// session's inbox, and sends the session's events to every listener.
+
+import Breath
+import MotorSession
+import SerialLink
+
+/// Where every way of steering a playing breath meets (keys, stdin, a socket, an app): the current values,
+/// commands turned into the session's changes, events sent to every listener.
+public final class ControlHub: @unchecked Sendable {
+    public let inbox: ControlInbox
+    public let pattern: BreathPattern
+    private let baseStrength: Double
+    private let baseSharpness: Double
+    private let lock = Mutex()
+    private var sinks: [Int: (String) -> Void] = [:]
+    private var nextSink = 0
+    public private(set) var intensity = 1.0
+    public private(set) var sharpnessOffset = 0.0
+    public private(set) var bpm: Double
+    public private(set) var paused = false
+    /// The session's cycles (nil: it loops, or this is the palette): seeks past them are refused.
+    public var cycles: Int?
+    /// In the palette, left/right change the sharpness (there is no pace to change).
+    public var arrowsChangeSharpness = false
+    /// The "prepared" event, sent again to every client that connects later (so none misses what board it is).
+    public var greeting: String? {
+        get { lock.withLock { greetingLine } }
+        set { lock.withLock { greetingLine = newValue } }
+    }
+    private var greetingLine: String?
+    /// Changes sent with a client's id, waiting for the event they cause.
+    private var awaiting: [(change: BreathChange, id: Any)] = []
+    /// What the session last showed (cycle, phase, link), for `state`.
+    private var sessionState: [String: Any] = [:]
+
+    /// The board is ready: `hello` (the `prepared` event) goes to every client now and to each that connects
+    /// later, each time followed by the `state` event.
+    public func greet(_ hello: String) {
+        greeting = hello
+        emit(hello)
+        emit(stateLine())
+    }
+
+    /// Notes what the session shows now (the player's status, about 10 times a second), for `state`.
+    public func noteSessionState(_ fields: [String: Any]) { lock.withLock { sessionState = fields } }
+
+    /// The `state` event: every current value, and where the breath and the link are.
+    public func stateLine(id: Any? = nil) -> String { lock.withLock { stateLineLocked(id: id) } }
+
+    private func stateLineLocked(id: Any?) -> String {
+        var f = sessionState
+        f["event"] = "state"
+        f["pattern"] = pattern.name
+        f["intensity"] = intensity
+        f["strength"] = min(1, baseStrength * intensity)
+        f["sharpness"] = sharpnessOffset
+        f["sharpness_effective"] = min(1, max(0, baseSharpness + sharpnessOffset))
+        if !arrowsChangeSharpness { f["bpm"] = bpm }
+        f["paused"] = paused
+        if let id { f["id"] = id }
+        return ControlEvents.line(f)
+    }
+
+    static func sameKind(_ a: BreathChange, _ b: BreathChange) -> Bool {
+        switch (a, b) {
+        case (.strength, .strength), (.sharpness, .sharpness), (.pace, .pace), (.seek, .seek): return true
+        case (.pause, .pause), (.pause, .resume), (.resume, .pause), (.resume, .resume): return true
+        case (.finishAfterThisBreath, .finishAfterThisBreath): return true
+        default: return false
+        }
+    }
+
+    public init(inbox: ControlInbox, pattern: BreathPattern, strength: Double, sharpness: Double) {
+        self.inbox = inbox
+        self.pattern = pattern
+        baseStrength = strength
+        baseSharpness = sharpness
+        bpm = 60 / pattern.cycleSeconds
+    }
+
+    /// What the live line shows: "intensity 80 %  pace 5.5/min" (and "paused").
+    public var summary: String {
+        lock.withLock {
+            var s = "intensity \(Int((intensity * 100).rounded()))%  "
+            s += arrowsChangeSharpness ? "sharpness \(String(format: "%.1f", min(1, max(0, baseSharpness + sharpnessOffset))))"
+                : "pace \(String(format: "%.1f", bpm))/min"
+            if paused { s += "  paused" }
+            return s
+        }
+    }
+
+    /// Makes `command`; returns the error line to answer with, if any.
+    @discardableResult
+    public func handle(_ command: ControlCommand, id: Any? = nil) -> String? {
+        lock.withLock {
+            func send(_ change: BreathChange) {
+                // The id waits for the event this change causes (a later change of its kind replaces it).
+                awaiting.removeAll { ControlHub.sameKind($0.change, change) }
+                if let id { awaiting.append((change, id)) }
+                inbox.send(change)
+            }
+            switch command {
+            case .intensity(let v):
+                intensity = v
+                send(.strength(min(1, baseStrength * v)))
+            case .sharpness(let v):
+                sharpnessOffset = v
+                send(.sharpness(min(1, max(0, baseSharpness + v))))
+            case .change(.pace) where arrowsChangeSharpness:
+                var f: [String: Any] = ["event": "refused", "command": "pace", "reason": "the palette plays a steady vibration: it has no pace"]
+                if let id { f["id"] = id }
+                return ControlEvents.line(f)
+            case .state:
+                return stateLineLocked(id: id)
+            case .change(.finishAfterThisBreath) where arrowsChangeSharpness:
+                inbox.requestStop()  // the palette's one long phase never ends by itself: finish ends it now
+            case .change(let change):
+                switch change {
+                case .pace(let b): bpm = b
+                case .pause: paused = true
+                case .resume: paused = false
+                case .seek: paused = false
+                default: break
+                }
+                send(change)
+            case .stop:
+                inbox.requestStop()
+            }
+            return nil
+        }
+    }
+
+    /// The session's event as a line, with what the client sent beside what plays: `applied` for
+    /// intensity and sharpness carries `value` (as sent), `effective` (as played) and `base` (the
+    /// session's own strength or sharpness).
+    public func line(for event: SessionEvent, nowNs: UInt64) -> String {
+        var fields = ControlEvents.fields(event, nowNs: nowNs)
+        let caused: BreathChange? = switch event {
+        case .applied(let change, _, _, _, _), .refused(let change, _): change
+        case .phase: nil
+        }
+        if let caused {
+            lock.withLock {
+                if let i = awaiting.firstIndex(where: { $0.change == caused }) {
+                    fields["id"] = awaiting[i].id
+                    awaiting.remove(at: i)
+                }
+            }
+        }
+        if case .applied(let change, _, _, _, _) = event {
+            lock.withLock {
+                switch change {
+                case .strength(let s):
+                    fields["value"] = intensity
+                    fields["effective"] = s
+                    fields["base"] = baseStrength
+                case .sharpness(let s):
+                    fields["value"] = sharpnessOffset
+                    fields["effective"] = s
+                    fields["base"] = baseSharpness
+                default: break
+                }
+            }
+        }
+        return ControlEvents.line(fields)
+    }
+
+    /// A line of the control protocol from a program; the error line to answer with, if any.
+    public func handle(line: String) -> String? {
+        let id = ControlCommand.id(in: line)
+        do {
+            return handle(try ControlCommand.parse(line, pattern: pattern, cycles: cycles), id: id)
+        } catch {
+            var f: [String: Any] = ["event": "error", "message": "\(error)"]
+            if let id { f["id"] = id }
+            return ControlEvents.line(f)
+        }
+    }
+
+    // Keys: up/down intensity, right/left pace, space pause/resume, f finish, q quit.
+    public func key(_ key: Key) {
+        switch key {
+        case .up: handle(.intensity(min(1, (intensity * 10).rounded() / 10 + 0.1)))
+        case .down: handle(.intensity(max(0, (intensity * 10).rounded() / 10 - 0.1)))
+        case .right where arrowsChangeSharpness: handle(.sharpness(min(1 - baseSharpness, sharpnessOffset + 0.1)))
+        case .left where arrowsChangeSharpness: handle(.sharpness(max(-baseSharpness, sharpnessOffset - 0.1)))
+        case .right: handle(.change(.pace(breathsPerMinute: min(30, bpm + 0.5))))
+        case .left: handle(.change(.pace(breathsPerMinute: max(1, bpm - 0.5))))
+        case .space: handle(.change(paused ? .resume : .pause))
+        case .finish: handle(.change(.finishAfterThisBreath))
+        case .quit: handle(.stop)
+        }
+    }
+
+    /// A key of the terminal controls.
+    public enum Key: Sendable { case up, down, left, right, space, finish, quit }
+
+    /// Adds a listener for events; returns its id for `removeSink`.
+    public func addSink(_ sink: @escaping (String) -> Void) -> Int {
+        lock.withLock {
+            nextSink += 1
+            sinks[nextSink] = sink
+            return nextSink
+        }
+    }
+
+    public func removeSink(_ id: Int) { lock.withLock { _ = sinks.removeValue(forKey: id) } }
+
+    /// Sends an event line to every listener.
+    public func emit(_ line: String) {
+        let all = lock.withLock { Array(sinks.values) }
+        for s in all { s(line) }
+    }
+}

@@ -1,0 +1,182 @@
+// The control protocol of `play --control -` and `--control-socket`: one JSON object per line each way.
+// Commands in ({"command":"intensity","value":0.5}), events out ({"event":"phase",...}). docs/control.md
+// describes every message.
+
+import Breath
+import Foundation
+import MotorSession
+
+/// A command from a controlling program, checked and turned into what the session understands.
+public enum ControlCommand: Equatable, Sendable {
+    case change(BreathChange)
+    /// Intensity: a multiplier of the session's strength, 0...1 (like Core Haptics' HapticIntensityControl).
+    case intensity(Double)
+    /// Sharpness: an offset added to the session's sharpness, -1...1.
+    case sharpness(Double)
+    case stop
+    /// Answer with the whole current state (a `state` event to the client that asked).
+    case state
+
+    /// Parses one line; the error is the one line to send back.
+    /// Every command this build takes.
+    public static let names = ["intensity", "sharpness", "pace", "pause", "resume", "seek", "finish", "stop", "state"]
+
+    /// The client's `id` of a command line (a string or a number), to echo in every event it causes.
+    public static func id(in line: String) -> Any? {
+        guard let object = jsonObject(line) ?? jsonObject(markingNonFinite(line)), let id = object["id"] else { return nil }
+        if let s = id as? String { return s }
+        if let n = id as? NSNumber { return n }
+        return nil
+    }
+
+    /// `cycles`: the session's cycles (nil: it loops); a seek outside them is an error naming the range.
+    public static func parse(_ line: String, pattern: BreathPattern, cycles: Int? = nil) throws -> ControlCommand {
+        guard let object = jsonObject(line) ?? jsonObject(markingNonFinite(line)), let command = object["command"] as? String else {
+            throw ControlError("not a command: expected a JSON object with a \"command\" field, got \(line.prefix(80))")
+        }
+        func number(_ key: String, _ range: ClosedRange<Double>) throws -> Double {
+            guard let v = (object[key] as? NSNumber)?.doubleValue, v.isFinite, range.contains(v) else {
+                throw ControlError("\(command): \"\(key)\" must be a finite number in \(text(range.lowerBound))...\(text(range.upperBound))")
+            }
+            return v
+        }
+        switch command {
+        case "intensity": return .intensity(try number("value", 0...1))
+        case "sharpness": return .sharpness(try number("value", -1...1))
+        case "pace": return .change(.pace(breathsPerMinute: try number("bpm", 1...30)))
+        case "pause": return .change(.pause)
+        case "resume": return .change(.resume)
+        case "finish": return .change(.finishAfterThisBreath)
+        case "stop": return .stop
+        case "state": return .state
+        case "seek":
+            let cycle = Int(try number("cycle", 1...100_000))
+            if let cycles, cycle > cycles {
+                throw ControlError("seek: \"cycle\" must be in 1...\(cycles) (this session's cycles), got \(cycle)")
+            }
+            let name = object["phase"] as? String ?? pattern.phases.first!.kind.rawValue
+            guard let kind = BreathPhase(rawValue: name), let index = pattern.phases.firstIndex(where: { $0.kind == kind }) else {
+                let kinds = pattern.phases.map(\.kind.rawValue)
+                throw ControlError("seek: \"phase\" must be one of this pattern's phases: \(kinds.joined(separator: ", "))")
+            }
+            return .change(.seek(cycle: cycle, phase: index))
+        default:
+            throw ControlError("unknown command \"\(command)\" (\(ControlCommand.names.joined(separator: ", ")))")
+        }
+    }
+}
+
+private func jsonObject(_ line: String) -> [String: Any]? {
+    guard let data = line.data(using: .utf8) else { return nil }
+    return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+}
+
+/// `line` with the non-JSON number words NaN, Infinity and -Infinity (which JavaScript and Python's json
+/// write) outside strings turned into a string, so the command is read and its value refused by name.
+private func markingNonFinite(_ line: String) -> String {
+    var out = ""
+    var inString = false, escaped = false
+    var i = line.startIndex
+    while i < line.endIndex {
+        let c = line[i]
+        if inString {
+            if escaped { escaped = false } else if c == "\\" { escaped = true } else if c == "\"" { inString = false }
+        } else if c == "\"" {
+            inString = true
+        } else if let word = ["-Infinity", "Infinity", "NaN"].first(where: { line[i...].hasPrefix($0) }) {
+            out += "\"\(word)\""
+            i = line.index(i, offsetBy: word.count)
+            continue
+        }
+        out.append(c)
+        i = line.index(after: i)
+    }
+    return out
+}
+
+/// 1 rather than 1.0 in messages.
+private func text(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v) }
+
+/// What was wrong, as the one line sent back.
+public struct ControlError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+    public init(_ text: String) { description = text }
+}
+
+/// Events as JSON lines.
+public enum ControlEvents {
+    /// Every event this build sends (docs/control.md's table lists each).
+    public static let names = ["prepared", "state", "phase", "applied", "refused", "error", "dropped", "finished"]
+
+    public static func line(_ fields: [String: Any]) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    /// Wall-clock time of an instant `agoNs` before now (negative: ahead): ISO 8601 with milliseconds,
+    /// and Unix milliseconds.
+    public static func wallClock(agoNs: Double) -> (iso: String, unixMs: Double) {
+        var real = timespec()
+        clock_gettime(CLOCK_REALTIME, &real)
+        let unixMs = (Double(real.tv_sec) * 1e9 + Double(real.tv_nsec) - agoNs) / 1e6
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return (f.string(from: Date(timeIntervalSince1970: unixMs / 1000)), unixMs)
+    }
+
+    public static func describe(_ change: BreathChange) -> [String: Any] {
+        switch change {
+        case .strength(let s): return ["command": "intensity", "strength": s]
+        case .sharpness(let s): return ["command": "sharpness", "sharpness": s]
+        case .pace(let bpm): return ["command": "pace", "bpm": bpm]
+        case .pause: return ["command": "pause"]
+        case .resume: return ["command": "resume"]
+        case .seek(let cycle, let phase): return ["command": "seek", "cycle": cycle, "phase_index": phase]
+        case .finishAfterThisBreath: return ["command": "finish"]
+        }
+    }
+
+    /// `nowNs` is the session clock's now (the events' host times are on that clock).
+    public static func encode(_ event: SessionEvent, nowNs: UInt64) -> String { line(fields(event, nowNs: nowNs)) }
+
+    public static func fields(_ event: SessionEvent, nowNs: UInt64) -> [String: Any] {
+        switch event {
+        case .phase(let kind, let cycle, let frame, let tick, let hostNs):
+            let wall = wallClock(agoNs: Double(nowNs) - Double(hostNs))
+            return ["event": "phase", "phase": kind.rawValue, "cycle": cycle, "frame": frame, "board_tick": tick,
+                    "time": wall.iso, "unix_ms": wall.unixMs]
+        case .applied(let change, let frame, let tick, let latency, _):
+            var f = describe(change)
+            f["event"] = "applied"
+            f["frame"] = frame
+            f["board_tick"] = tick
+            f["latency_ms"] = (latency * 10).rounded() / 10
+            return f
+        case .refused(let change, let reason):
+            var f = describe(change)
+            f["event"] = "refused"
+            f["reason"] = reason
+            return f
+        }
+    }
+
+    /// The last event of a session that ended: its report (the same as `--json`).
+    public static func finished(_ report: PlayReport) -> String { line(["event": "finished", "report": reportFields(report)]) }
+
+    public static func reportFields(_ report: PlayReport) -> Any {
+        guard let data = try? JSONEncoder().encode(report), let object = try? JSONSerialization.jsonObject(with: data) else { return [:] }
+        return object
+    }
+
+    /// The control protocol's version: a client may rely on every command, event and field of its version;
+    /// later builds add commands, events and fields (clients ignore what they do not know) and change the
+    /// version only when something a client relies on changes.
+    public static let protocolVersion = 1
+
+    /// The first event: the board is ready; the protocol version and the commands this build takes.
+    public static func prepared(_ prepared: Prepared, pattern: String) -> String {
+        line(["event": "prepared", "board": prepared.info.displayName, "motor": prepared.info.motorKind == .lra ? "LRA" : "ERM",
+              "frame_rate": Int(prepared.config.frameRateHz), "pattern": pattern, "protocol": protocolVersion,
+              "commands": ControlCommand.names])
+    }
+}

@@ -1,0 +1,57 @@
+// The control protocol's parser on its own: a seek outside the session's cycles is an error naming the
+// range (the session refuses it too, for seeks that a finish put outside); numbers must be finite.
+
+import Breath
+import Foundation
+@testable import MotorControl
+import Testing
+
+@Suite(.timeLimit(.minutes(1))) struct ControlParseTests {
+    let pattern = BreathPattern.presets[0]
+
+    func message(_ line: String, cycles: Int?) -> String? {
+        do {
+            _ = try ControlCommand.parse(line, pattern: pattern, cycles: cycles)
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    @Test func aSeekOutsideTheSessionNamesTheRange() {
+        #expect(message(#"{"command":"seek","cycle":10}"#, cycles: 3) == #"seek: "cycle" must be in 1...3 (this session's cycles), got 10"#)
+        #expect(message(#"{"command":"seek","cycle":4}"#, cycles: 3) != nil)
+        #expect(message(#"{"command":"seek","cycle":3,"phase":"exhale"}"#, cycles: 3) == nil)
+        #expect(message(#"{"command":"seek","cycle":10}"#, cycles: nil) == nil)  // a looping session has no last cycle
+        #expect(message(#"{"command":"seek","cycle":0}"#, cycles: 3) == #"seek: "cycle" must be a finite number in 1...100000"#)
+    }
+
+    /// docs/control.md is checked against the code: its command table names exactly the commands the
+    /// parser takes, its event table exactly the events sent, and it states the line limit.
+    @Test func theDocumentListsEveryCommandAndEvent() throws {
+        var dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: dir.appendingPathComponent("docs/control.md").path) && dir.path != "/" {
+            dir = dir.deletingLastPathComponent()
+        }
+        let doc = try String(contentsOf: dir.appendingPathComponent("docs/control.md"), encoding: .utf8)
+        func firstColumn(under heading: String) -> [String] {
+            guard let start = doc.range(of: heading) else { return [] }
+            var names: [String] = []
+            var inTable = false
+            for line in doc[start.upperBound...].split(separator: "\n", omittingEmptySubsequences: false) {
+                if line.hasPrefix("|") {
+                    inTable = true
+                    let cell = line.split(separator: "|").first?.trimmingCharacters(in: .whitespaces) ?? ""
+                    if cell.hasPrefix("`") && cell.hasSuffix("`") { names.append(String(cell.dropFirst().dropLast())) }
+                } else if inTable {
+                    break
+                }
+            }
+            return names
+        }
+        #expect(Set(firstColumn(under: "## Commands")) == Set(ControlCommand.names))
+        #expect(Set(firstColumn(under: "## Events")) == Set(ControlEvents.names))
+        #expect(doc.contains("\(LineReader.limit) bytes"))
+        #expect(doc.contains("`protocol`") && ControlEvents.protocolVersion == 1)
+    }
+}

@@ -1,0 +1,169 @@
+// Any sequence of valid commands leaves the stream consistent: random commands (strength, sharpness, pace,
+// pause, resume, seek to any cycle of the session, finish) at random instants of short breaths, in virtual
+// time against a simulated board. After each run: no failsafe, no frame lost (the host's count and the
+// board's true record agree on 0), no more frames output than the session's total, motor off at the end.
+// Runs as many sequences as fit in about a minute (MOTORBREATH_PROPERTY_RUNS sets a count instead, and
+// MOTORBREATH_PROPERTY_SEED the first seed); every failure names its seed.
+
+import Breath
+import Foundation
+import MotorSession
+import SimBoard
+import Testing
+import TimingBench
+
+/// What one random run did.
+struct PropertyRun {
+    var seed: UInt64
+    var commands: [String] = []
+    var failsafeTrips = 0
+    var framesLost = 0
+    var trueUnderruns = 0
+    var trueWrong = 0
+    var framesOutput = 0
+    var framesTotal = 0
+    var motorOff = false
+    var boardOutputAtEnd: Int32 = -1
+    var error: String?
+
+    var ok: Bool {
+        error == nil && failsafeTrips == 0 && framesLost == 0 && trueUnderruns == 0 && trueWrong == 0
+            && framesOutput <= framesTotal && motorOff && boardOutputAtEnd == 0
+    }
+}
+
+enum ControlProperty {
+    static let patterns = ["1-0-1", "1-1-1-1", "2-0-1", "1-0-2-1"]
+
+    /// One random session of `seed`: 1-4 cycles (or looping), 100 Hz, up to 10 commands 0.05-1.5 s apart.
+    static func run(seed: UInt64) -> PropertyRun {
+        var rng = SplitMix64(seed: seed)
+        var out = PropertyRun(seed: seed)
+        func pick(_ n: Int) -> Int { Int(rng.next() % UInt64(n)) }
+        do {
+            let world = SimWorld(impairments: try LinkImpairments.parse("latency=4ms,jitter=3ms"), pacing: .virtual, seed: seed)
+            let channel = BoardChannel(link: world.hostLink, clock: world.hostClock)
+            var options = SessionOptions()
+            options.frameRate = 100
+            options.allowReverse = true
+            let prepared = try channel.prepare(options: options)
+            let pattern = try BreathPattern.parse(patterns[pick(patterns.count)])
+            let loop = pick(4) == 0
+            var breath = BreathOptions()
+            breath.length = .cycles(1 + pick(4))
+            let live = LiveFrames(plan: LivePlan(pattern: pattern, options: breath, loop: loop), frameRate: 100,
+                                  resolution: prepared.config.dutyFormat == .i16 ? .i16 : .u8, warmup: 0.3)
+            let player = Player(channel: channel, prepared: prepared, options: options)
+            player.reopen = { world.hostLink }
+            world.recordPlays = true
+            let truth = TrueTiming(world: world, player: player, expected: live)
+            let count = 1 + pick(10)
+            let clock = channel.clock
+            var next = clock.nowNs() + UInt64(rng.uniform(0.3...2) * 1e9)
+            var made = 0
+            var paused = false
+            let report = try player.play(live, shouldStop: {
+                let t = clock.nowNs()
+                guard t >= next else { return false }
+                if made < count {
+                    let cycles = live.plan.looping ? 6 : live.plan.cycles
+                    let change: BreathChange
+                    switch pick(7) {
+                    case 0: change = .strength(rng.unit())
+                    case 1: change = .sharpness(rng.unit())
+                    case 2: change = .pace(breathsPerMinute: rng.uniform(6...30))
+                    case 3: change = .pause
+                    case 4: change = .resume
+                    case 5: change = .seek(cycle: 1 + pick(max(1, cycles)), phase: pick(pattern.phases.count))
+                    default: change = .finishAfterThisBreath
+                    }
+                    if case .pause = change { paused = true }
+                    if case .resume = change { paused = false }
+                    if case .seek = change { paused = false }
+                    out.commands.append("\(change)@\(String(format: "%.2f", Double(t) / 1e9))")
+                    player.controls.send(change)
+                    made += 1
+                } else if made == count {
+                    // The end: let a paused or looping breath finish.
+                    if paused { player.controls.send(.resume) }
+                    player.controls.send(.finishAfterThisBreath)
+                    made += 1
+                }
+                next = t + UInt64(rng.uniform(0.05...1.5) * 1e9)
+                return false
+            })
+            out.failsafeTrips = report.failsafeTrips
+            out.framesLost = report.framesLost
+            out.framesTotal = report.framesTotal
+            out.motorOff = report.motorOffAtExit
+            out.trueUnderruns = truth.underruns
+            out.trueWrong = truth.wrongDuties
+            out.framesOutput = world.plays.count
+            out.boardOutputAtEnd = Int32(world.board.output)
+            out.error = report.error
+        } catch {
+            out.error = "\(error)"
+        }
+        return out
+    }
+}
+
+@Suite(.timeLimit(.minutes(5))) struct ControlPropertyTests {
+    @Test func randomCommandSequencesKeepTheStreamConsistent() throws {
+        let env = ProcessInfo.processInfo.environment
+        let first = env["MOTORBREATH_PROPERTY_SEED"].flatMap { UInt64($0) } ?? UInt64(Date().timeIntervalSince1970)
+        let runs = env["MOTORBREATH_PROPERTY_RUNS"].flatMap { Int($0) }
+        let budget = 55.0
+        let start = Date()
+        var done = 0
+        var failures: [PropertyRun] = []
+        print("control property: first seed \(first)")
+        while runs.map({ done < $0 }) ?? (Date().timeIntervalSince(start) < budget) {
+            let r = ControlProperty.run(seed: first &+ UInt64(done))
+            done += 1
+            if done % 1000 == 0 { print("control property: \(done) runs, \(failures.count) failed, \(Int(Date().timeIntervalSince(start))) s") }
+            if !r.ok {
+                failures.append(r)
+                print("control property: FAILED seed \(r.seed): \(r)")
+                if failures.count >= 3 { break }
+            }
+        }
+        print("control property: \(done) random command sequences from seed \(first) in \(String(format: "%.1f", Date().timeIntervalSince(start))) s, \(failures.count) failed")
+        #expect(runs != nil || done >= 10)
+        #expect(failures.isEmpty, "seeds \(failures.map(\.seed)): \(failures.first.map { "\($0)" } ?? "")")
+    }
+
+    /// The reported case: 3 cycles, seek to cycle 10, finish, pause, resume. The seek is refused; the rest
+    /// plays cleanly.
+    @Test func aSeekPastTheLastCycleIsRefused() throws {
+        let world = SimWorld(impairments: try LinkImpairments.parse("latency=4ms,jitter=3ms"), pacing: .virtual, seed: 1)
+        let channel = BoardChannel(link: world.hostLink, clock: world.hostClock)
+        var options = SessionOptions()
+        options.frameRate = 100
+        let prepared = try channel.prepare(options: options)
+        var breath = BreathOptions()
+        breath.length = .cycles(3)
+        let live = LiveFrames(plan: LivePlan(pattern: try BreathPattern.parse("1-0-1"), options: breath), frameRate: 100,
+                              resolution: .u8, warmup: 0.3)
+        let player = Player(channel: channel, prepared: prepared, options: options)
+        world.recordPlays = true
+        let truth = TrueTiming(world: world, player: player, expected: live)
+        var refused: [String] = []
+        player.onEvent = { if case .refused(_, let reason) = $0 { refused.append(reason) } }
+        let clock = channel.clock
+        let t0 = clock.nowNs()
+        var step = 0
+        let steps: [BreathChange] = [.seek(cycle: 10, phase: 0), .finishAfterThisBreath, .pause, .resume]
+        let report = try player.play(live, shouldStop: {
+            if step < steps.count && clock.nowNs() >= t0 + UInt64(1_000_000_000 + step * 400_000_000) {
+                player.controls.send(steps[step])
+                step += 1
+            }
+            return false
+        })
+        #expect(refused == ["cycle 10 is outside this session (cycles 1...3)"])
+        #expect(report.failsafeTrips == 0 && report.framesLost == 0 && truth.underruns == 0)
+        #expect(world.plays.count <= report.framesTotal)
+        #expect(report.motorOffAtExit && world.board.output == 0)
+    }
+}
