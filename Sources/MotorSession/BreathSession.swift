@@ -11,6 +11,14 @@ import Breath
 import MotorWire
 import SerialLink
 
+/// A breath on one motor board: prepare it, play a pattern on its clock, steer it while it plays, stop
+/// with the motor off. `play` blocks its thread; `change` and `stop` may come from any other.
+///
+///     let session = try BreathSession(port: "/dev/ttyUSB0")          // or BreathSession(link: world.hostLink,
+///     session.onEvent = { print($0) }                                  //    clock: world.hostClock) to simulate
+///     DispatchQueue.global().asyncAfter(deadline: .now() + 5) { session.change(.strength(0.4)) }
+///     let report = try session.play(try BreathPattern.parse("4-7-8"))
+///     print(report.framesPlayed, report.framesLost, report.motorOffAtExit)
 public final class BreathSession: @unchecked Sendable {
     public let channel: BoardChannel
     public var options: SessionOptions

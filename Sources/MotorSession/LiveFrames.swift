@@ -16,6 +16,9 @@ public enum BreathChange: Sendable, Equatable {
     case finishAfterThisBreath
 }
 
+/// The frames of a breath that may change while it plays: rendered ahead from a `LivePlan`; `apply`
+/// re-renders from a frame on, from a renderer started earlier so the motor model's state at the splice
+/// is the same. `BreathSession.play` makes one; a `Player` streams it.
 public final class LiveFrames: FrameSource {
     public private(set) var plan: LivePlan
     public let frameRate: Int

@@ -20,6 +20,13 @@ public struct LiveStatus: Sendable {
     public var state: String
 }
 
+/// Streams one breath's frames to a prepared board: fills the board's buffer, sends START on the board's
+/// clock, keeps the buffer topped up within its window, resends what was lost, re-times as the clock
+/// estimate improves, applies live changes, reconnects after an unplug, and builds the `PlayReport` from
+/// the board's PLAYED evidence. `BreathSession` owns one per breath; tests and benches make their own.
+///
+///     let player = Player(channel: channel, prepared: try channel.prepare(options: options), options: options)
+///     let report = try player.play(FrameWindow(renderer))
 public final class Player {
     let channel: BoardChannel
     var prepared: Prepared

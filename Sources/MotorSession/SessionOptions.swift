@@ -2,6 +2,12 @@
 
 import MotorWire
 
+/// How a session plays: frame rate, duty format, failsafe, how far ahead the host keeps the board's
+/// buffer, timeouts, the line budget and prepare's clock-sync budget. The defaults are the CLI's.
+///
+///     var options = SessionOptions()
+///     options.frameRate = 1000
+///     options.failsafeMs = 100
 public struct SessionOptions: Sendable {
     public var frameRate = 250
     public var dutyFormat: DutyFormat = .u8
