@@ -128,6 +128,10 @@ import Testing
         defer { link.close() }
         let channel = BoardChannel(link: link)
         _ = try channel.hello(timeoutMs: 2000)
+        // The board sends INFO at boot and again for HELLO: the host may have read the first while the
+        // second (about 26 bytes, 9000 cycles) is still leaving, and a CLOCK reply queued behind it would
+        // measure the queue, not the clock (seen: one reply 10830 cycles after its tick). Let it go first.
+        while let messages = try? channel.receive(timeoutMs: 200), !messages.isEmpty {}
         for k in 0..<400 {
             _ = try channel.clockSample(token: UInt32(1000 + k), timeoutMs: 500)
             usleep(UInt32(1000 + k % 7 * 300))  // spread the requests over the PWM period's phases
