@@ -63,15 +63,6 @@ public final class ControlHub: @unchecked Sendable {
         return ControlEvents.line(f)
     }
 
-    static func sameKind(_ a: BreathChange, _ b: BreathChange) -> Bool {
-        switch (a, b) {
-        case (.strength, .strength), (.sharpness, .sharpness), (.pace, .pace), (.seek, .seek): return true
-        case (.pause, .pause), (.pause, .resume), (.resume, .pause), (.resume, .resume): return true
-        case (.finishAfterThisBreath, .finishAfterThisBreath): return true
-        default: return false
-        }
-    }
-
     public init(inbox: ControlInbox, pattern: BreathPattern, strength: Double, sharpness: Double) {
         self.inbox = inbox
         self.pattern = pattern
@@ -97,7 +88,7 @@ public final class ControlHub: @unchecked Sendable {
         lock.withLock {
             func send(_ change: BreathChange) {
                 // The id waits for the event this change causes (a later change of its kind replaces it).
-                awaiting.removeAll { ControlHub.sameKind($0.change, change) }
+                awaiting.removeAll { LiveFrames.sameKind($0.change, change) }
                 if let id { awaiting.append((change, id)) }
                 inbox.send(change)
             }

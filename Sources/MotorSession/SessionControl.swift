@@ -64,8 +64,9 @@ public enum SessionEvent: Sendable {
 }
 
 extension LiveFrames {
-    /// Whether two changes replace each other in the inbox (pause and resume are one toggle).
-    static func sameKind(_ a: BreathChange, _ b: BreathChange) -> Bool {
+    /// Whether two changes replace each other in the inbox (pause and resume are one toggle); the control
+    /// hub matches a change's acknowledgement to its command by the same rule.
+    public static func sameKind(_ a: BreathChange, _ b: BreathChange) -> Bool {
         switch (a, b) {
         case (.strength, .strength), (.sharpness, .sharpness), (.pace, .pace), (.seek, .seek): return true
         case (.pause, .pause), (.pause, .resume), (.resume, .pause), (.resume, .resume): return true
