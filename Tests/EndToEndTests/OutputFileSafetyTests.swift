@@ -15,9 +15,11 @@ private func runUnprivileged(_ arguments: [String], timeout: Double = 30) throws
         let r = try runMotorbreath(arguments, timeout: timeout)
         return (r.status, r.stdout, r.stderr)
     }
+    let (binary, folder) = try binaryNobodyCanRun()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
     let p = Process()
     p.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-    p.arguments = ["--reuid=\(nobody.uid)", "--regid=\(nobody.gid)", "--clear-groups", "--", motorbreathBinary.path] + arguments
+    p.arguments = ["--reuid=\(nobody.uid)", "--regid=\(nobody.gid)", "--clear-groups", "--", binary] + arguments
     var env = ProcessInfo.processInfo.environment
     env["XDG_CONFIG_HOME"] = "/nonexistent-config"  // no profile or remembered strength of anyone's
     p.environment = env
@@ -31,6 +33,17 @@ private func runUnprivileged(_ arguments: [String], timeout: Double = 30) throws
     p.waitUntilExit()
     return (p.terminationStatus, String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
             String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+}
+
+/// A copy of the motorbreath binary in a world-readable folder of its own (remove the folder after): the
+/// build folder may sit under a home directory `nobody` cannot enter (a clone in /root, say).
+private func binaryNobodyCanRun() throws -> (binary: String, folder: String) {
+    let dir = "/tmp/mb-bin-\(UUID().uuidString)"
+    #expect(mkdir(dir, 0o755) == 0 && chmod(dir, 0o755) == 0)
+    let copy = dir + "/motorbreath"
+    try FileManager.default.copyItem(atPath: motorbreathBinary.path, toPath: copy)
+    #expect(chmod(copy, 0o755) == 0)
+    return (copy, dir)
 }
 
 /// A scratch directory the unprivileged user owns (mode 0755), in a world-traversable place.
