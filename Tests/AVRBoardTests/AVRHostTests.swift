@@ -30,17 +30,8 @@ import Testing
     }
 
     @Test func theUniqueIdFromSignatureRows() throws {
-        let make = Process()
-        make.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        make.arguments = ["make", "-s", "-C", avrDir.path, "host-test"]
-        let out = Pipe()
-        make.standardOutput = out
-        make.standardError = out
-        try make.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        make.waitUntilExit()
-        print(text, terminator: "")
-        #expect(make.terminationStatus == 0, "\(text)")
+        let (status, text) = try make("host-test")
+        #expect(status == 0, "\(text)")
         #expect(text.contains("uid host test: all passed"))
     }
 }
