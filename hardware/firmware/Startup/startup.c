@@ -29,6 +29,18 @@ void reset_c(void);
 #define NVIC_ICPR(n) REG(0xE000E280u + 4u * (n))
 #define FLASH_ACR REG(0x40023C00u)
 
+/* PA8 (MOSFET gate / bridge IN1) and PB14 (bridge IN2) as outputs driven low, their GPIO clocks on.
+   Inlined: the fault handler must not depend on a call through a stack that may be what faulted. */
+static inline __attribute__((always_inline)) void motor_pins_low(void) {
+    RCC_AHB1ENR |= 0x3u; /* GPIOA, GPIOB clocks */
+    (void)RCC_AHB1ENR;
+    __asm volatile("dsb" ::: "memory");
+    GPIOA_BSRR = 1u << (8 + 16);
+    GPIOA_MODER = (GPIOA_MODER & ~(3u << 16)) | (1u << 16);
+    GPIOB_BSRR = 1u << (14 + 16);
+    GPIOB_MODER = (GPIOB_MODER & ~(3u << 28)) | (1u << 28);
+}
+
 /* Cortex-M4 vector table: 16 system entries, then the STM32F411's 86 interrupts (the F401 has 85, QEMU's
    F405 82; the table is sized for the largest). Every entry the firmware does not handle goes to the
    fault handler, so a stray interrupt turns the motor off instead of jumping to 0. */
@@ -46,13 +58,7 @@ void reset_c(void);
    stays in this loop, motor pins low. */
 void Fault_Handler(void) {
     __asm volatile("cpsid i" ::: "memory");
-    RCC_AHB1ENR |= 0x3u; /* GPIOA, GPIOB clocks (on already unless the fault came first thing) */
-    (void)RCC_AHB1ENR;
-    __asm volatile("dsb" ::: "memory");
-    GPIOA_BSRR = 1u << (8 + 16);
-    GPIOA_MODER = (GPIOA_MODER & ~(3u << 16)) | (1u << 16);
-    GPIOB_BSRR = 1u << (14 + 16);
-    GPIOB_MODER = (GPIOB_MODER & ~(3u << 28)) | (1u << 28);
+    motor_pins_low(); /* their clocks are on already unless the fault came first thing */
     *(volatile uint32_t *)0x40010034u = 0; /* TIM1 CCR1 */
     *(volatile uint32_t *)0x40010038u = 0; /* TIM1 CCR2 */
     *(volatile uint32_t *)0x40010044u = 0; /* TIM1 BDTR: MOE off */
@@ -87,13 +93,7 @@ void reset_c(void) {
     /* 2. Motor off before anything else runs: PA8 (MOSFET gate / bridge IN1) and PB14 (bridge IN2)
        driven low. After a reset they float as inputs, and the gate pull-down holds the motor off;
        this makes it active until MotorDrive.start hands the pins to TIM1 with zero duty. */
-    RCC_AHB1ENR |= 0x3u; /* GPIOA, GPIOB clocks */
-    (void)RCC_AHB1ENR;
-    __asm volatile("dsb" ::: "memory");
-    GPIOA_BSRR = 1u << (8 + 16);
-    GPIOA_MODER = (GPIOA_MODER & ~(3u << 16)) | (1u << 16);
-    GPIOB_BSRR = 1u << (14 + 16);
-    GPIOB_MODER = (GPIOB_MODER & ~(3u << 28)) | (1u << 28);
+    motor_pins_low();
     /* 3. What a bootloader left running: SysTick stopped, every NVIC line disabled and its pending bit
        cleared, SysTick and PendSV not pending (after a reset all of this is so already). The flash
        caches are reset while off (a bootloader that rewrote the flash may have left lines of the old
