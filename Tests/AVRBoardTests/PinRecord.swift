@@ -14,6 +14,8 @@ struct PinRecord {
     var edges: [Character: [(cycle: UInt64, level: UInt8)]] = ["A": [], "B": []]
     var rx: [(cycle: UInt64, bytes: [UInt8])] = []
     var tx: [(cycle: UInt64, bytes: [UInt8])] = []
+    /// The cycle at which each `tx` frame's first byte left (same order as `tx`).
+    var txFirst: [UInt64] = []
     var wall: [(cycle: UInt64, ns: UInt64)] = []
     var resets: [UInt64] = []
     /// Watchdog resets the harness's old-bootloader model turned into a boot loop (--old-bootloader).
@@ -46,6 +48,7 @@ struct PinRecord {
         case "pB": edges["B"]!.append((cycle, UInt8(value ?? 0)))
         case "rx" where f.count > 2: rx.append((cycle, hexBytes(f[2])))
         case "tx" where f.count > 2: tx.append((cycle, hexBytes(f[2])))
+        case "t0": txFirst.append(cycle)
         case "w": wall.append((cycle, value ?? 0))
         case "reset": resets.append(cycle)
         case "bootloop": bootLoops.append(cycle)

@@ -5,6 +5,7 @@
 //   rx <cycle> <hex>      bytes from the host entered UART0's receiver (simavr then delivers them to
 //                         the firmware one byte time apart)
 //   tx <cycle> <hex>      a frame the firmware transmitted (delimiter included), at its last byte
+//   t0 <cycle>            the first byte of the next `tx` frame left the UART at this cycle
 //   reset <cycle>         the MCU restarted (watchdog)
 //   w <cycle> <ns>        the simulation reached this cycle at this CLOCK_MONOTONIC time (every 10 ms,
 //                         and every 100 us while it is catching up after falling behind)

@@ -44,7 +44,9 @@ static int fifo_full(void) {
 static void on_output(struct avr_irq_t *irq, uint32_t value, void *param) {
     (void)irq, (void)param;
     if (b.out_len < QUEUE) b.out[b.out_len++] = (uint8_t)value;  // else the host is not reading: dropped
-    // The record gets each frame the firmware sends, stamped with the cycle of its delimiter.
+    // The record gets each frame the firmware sends, stamped with the cycles of its first byte and of its
+    // delimiter (a frame's bytes need not leave evenly: the transmitter waits while interrupts are off).
+    if (b.frame_len == 0) record_line("t0", b.avr->cycle, -1);
     if (b.frame_len < sizeof b.frame) b.frame[b.frame_len++] = (uint8_t)value;
     if (value == 0) {
         record_bytes("tx", b.avr->cycle, b.frame, b.frame_len);
