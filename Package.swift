@@ -39,18 +39,20 @@ let package = Package(
         .target(name: "Breath"),
         // Calibration: staircases, the procedure as a pure state machine, a simulated person, profiles.
         .target(name: "Calibration", dependencies: ["Breath"]),
-        // Byte links: libserialport ports, pty fallback, in-memory link with faults.
-        .target(name: "SerialLink", dependencies: ["CSerialPort", "CPosixPty", "CTTYControl"]),
+        // The host's clocks, locks and threads: thin wrappers over CLOCK_MONOTONIC and pthreads.
+        .target(name: "HostPlatform"),
+        // Byte links: libserialport ports, pty fallback, in-memory link with faults (re-exports HostPlatform).
+        .target(name: "SerialLink", dependencies: ["CSerialPort", "CPosixPty", "CTTYControl", "HostPlatform"]),
         // BoardCore on the host: its own drifting clock, a motor model, a PWM log.
         .target(name: "SimBoard", dependencies: ["BoardCore", "MotorWire", "Breath", "SerialLink"]),
         // Host side of the protocol: prepare, clock sync, streaming, stop.
         .target(name: "MotorSession", dependencies: ["MotorWire", "SerialLink", "Breath"]),
         // The control protocol (docs/control.md): commands, events, the hub, stdin and socket transports.
-        .target(name: "MotorControl", dependencies: ["MotorSession", "Breath", "SerialLink"]),
+        .target(name: "MotorControl", dependencies: ["MotorSession", "Breath", "HostPlatform"]),
         // The conformance suite: every clause of protocol.md checked against a board, through its port only.
         .target(name: "BoardConformance", dependencies: ["MotorSession", "MotorWire", "SerialLink"]),
         // Sessions against the simulated world, measured on the true board clock; the naive streamer.
-        .target(name: "TimingBench", dependencies: ["SimBoard", "MotorSession", "Breath", "MotorWire", "SerialLink"]),
+        .target(name: "TimingBench", dependencies: ["SimBoard", "MotorSession", "Breath", "MotorWire", "HostPlatform"]),
         .executableTarget(
             name: "motorbreath",
             dependencies: [

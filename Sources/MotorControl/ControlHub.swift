@@ -4,7 +4,7 @@
 
 import Breath
 import MotorSession
-import SerialLink
+import HostPlatform
 
 /// Where every way of steering a playing breath meets (keys, stdin, a socket, an app): the current values,
 /// commands turned into the session's changes, events sent to every listener.

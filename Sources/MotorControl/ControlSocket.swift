@@ -4,7 +4,7 @@
 // split between clients' writes. The socket file is removed at the end only if it is still ours.
 
 import Glibc
-import SerialLink
+import HostPlatform
 
 /// `--control-socket PATH`: a Unix stream socket serving the control protocol to any number of clients.
 public final class ControlSocket: @unchecked Sendable {

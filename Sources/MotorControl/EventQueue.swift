@@ -3,7 +3,7 @@
 // line it gets is a `dropped` event saying how many it missed.
 
 import Glibc
-import SerialLink
+import HostPlatform
 
 /// Whole event lines waiting for one client, oldest dropped first when full.
 public struct EventQueue: Sendable {

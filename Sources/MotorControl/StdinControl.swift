@@ -2,7 +2,7 @@
 // limit; the answers go wherever the caller says (standard output's event queue).
 
 import Glibc
-import SerialLink
+import HostPlatform
 
 /// Reads JSON lines from standard input on a thread of its own until end of file (at most
 /// `LineReader.limit` bytes a line).

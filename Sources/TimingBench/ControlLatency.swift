@@ -6,7 +6,7 @@
 import Breath
 import MotorSession
 import MotorWire
-import SerialLink
+import HostPlatform
 import SimBoard
 
 /// How fast changes to a playing breath reached the motor (from ``ControlLatency/run(channel:prepared:world:count:seed:frameRate:)``):

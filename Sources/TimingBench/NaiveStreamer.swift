@@ -4,7 +4,7 @@
 import Breath
 import Foundation
 import MotorSession
-import SerialLink
+import HostPlatform
 import SimBoard
 
 /// The naive approach, for comparison with ``SimulatedSession``: the host sends each duty byte when it is

@@ -5,7 +5,7 @@ import Breath
 import Foundation
 import MotorSession
 import MotorWire
-import SerialLink
+import HostPlatform
 import SimBoard
 
 /// Plays a breath with motorbreath's host session (``Player``) against a simulated board in virtual time,

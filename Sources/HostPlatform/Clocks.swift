@@ -1,27 +1,7 @@
-// A tiny pthread mutex wrapper for the link classes (usable from any thread).
+// The host's time: CLOCK_MONOTONIC, the clock a session reads (real, or a simulation's virtual one), and a
+// sleep that survives signals.
 
 import Glibc
-
-/// A non-recursive lock.
-public final class Mutex: @unchecked Sendable {
-    private var m = pthread_mutex_t()
-
-    public init() { pthread_mutex_init(&m, nil) }
-    deinit { pthread_mutex_destroy(&m) }
-
-    public func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
-        pthread_mutex_lock(&m)
-        defer { pthread_mutex_unlock(&m) }
-        return try body()
-    }
-
-    /// Inside `withLock`: releases the lock while `body` runs (a sleep), then takes it again.
-    public func unlockForWait(_ body: () -> Void) {
-        pthread_mutex_unlock(&m)
-        body()
-        pthread_mutex_lock(&m)
-    }
-}
 
 /// CLOCK_MONOTONIC in nanoseconds.
 public enum MonotonicClock {
