@@ -92,6 +92,12 @@ final class SimBoardProcess {
         process.waitUntilExit()
         gate?.release()
     }
+
+    /// The drive log lives as long as this object: a killed board's log is read after `kill()`.
+    deinit {
+        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+        try? FileManager.default.removeItem(at: driveLog)
+    }
 }
 
 /// A host process (`motorbreath ...`) with its JSON report, for signal and recovery tests.
