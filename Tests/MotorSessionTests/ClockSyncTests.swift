@@ -97,4 +97,20 @@ import Testing
             #expect(abs(Double(start.periodQ32) / 4_294_967_296 - 4040) < 0.5)  // 4 ms at 1.01 MHz
         }
     }
+
+    /// A period error alone: the timebase agrees with the estimate at the anchor (25 frames ahead: 10
+    /// ticks off at 0.4 ticks a frame, under the 20 µs threshold) but not a second later (110 ticks): moved;
+    /// 0.01 ticks a frame stays within the threshold a second later too.
+    @Test(arguments: [(0.4, true), (0.01, false)])
+    func aPeriodErrorAloneIsMoved(ticksPerFrame: Double, moved: Bool) {
+        var timing = Self.timing(ppm: 0)
+        timing.sessionStartNs = 4_100_000_000
+        let start = timing.start(first: 0, now: 4_000_000_000)
+        let off = Start(anchorIndex: 0, anchorTick: start.anchorTick,
+                        periodQ32: start.periodQ32 + UInt64(ticksPerFrame * 4_294_967_296))
+        timing.retimed(off, wireBase: 0, at: 4_000_000_000)
+        let retime = timing.retime(at: 4_100_000_000, wireBase: 0, total: 10_000, thresholdUs: 20)
+        #expect((retime != nil) == moved)
+        #expect(retime.map { abs(Double($0.periodQ32) - Double(start.periodQ32)) < 4_294_967_296 * 0.01 } ?? true)
+    }
 }
