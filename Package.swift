@@ -69,6 +69,9 @@ let package = Package(
         .testTarget(name: "CalibrationTests", dependencies: ["Calibration", "Breath"]),
         .testTarget(name: "BreathTests", dependencies: ["Breath", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "SimBoardTests", dependencies: ["SimBoard", "MotorSession", "Breath", "MotorWire"]),
+        // The player's parts on their own (send window, repair guards, line budget, duty check, clock-sync
+        // scheduling), table-driven, CPU only.
+        .testTarget(name: "MotorSessionTests", dependencies: ["MotorSession", "MotorWire", "Breath"]),
         .testTarget(name: "TimingTests", dependencies: ["TimingBench", "SimBoard", "MotorSession", "Breath", "MotorWire", "SerialLink"]),
         // A real board on MOTORBREATH_BENCH_PORT (skipped, with a message, when it is not set).
         .testTarget(name: "BenchHardwareTests", dependencies: ["MotorSession", "SerialLink", "MotorWire"]),

@@ -8,10 +8,13 @@ public protocol FrameSource: AnyObject {
     func frames(from start: Int, count: Int) -> [UInt16]
     /// Frames of warm-up before breath time 0.
     var warmupFrames: Int { get }
+    /// This source as one that can change while it plays (nil: a fixed pattern).
+    var steerable: (any SteerableFrames)? { get }
 }
 
 extension FrameSource {
     public var warmupFrames: Int { 0 }
+    public var steerable: (any SteerableFrames)? { nil }
 }
 
 /// Wraps a sequential `FrameRenderer`: renders ahead as frames are asked for and keeps the most recent

@@ -22,20 +22,20 @@ struct StreamEnd {
 extension Player {
     /// Sends the deferred STOP once the last frame is sent, and again if its answer was lost.
     func endStreamIfSent(at t: UInt64) throws(SessionError) {
-        guard window.next >= total else { return }
-        if let sent = end.stopSentNs, end.stopAcknowledged || elapsed(t, since: sent) < repairGuardNs { return }
-        end.stopSeq = try channel.send(.stop(atIndex: wire(total)))
-        end.stopSentNs = t
+        guard stream.window.next >= stream.total else { return }
+        if let sent = stream.end.stopSentNs, stream.end.stopAcknowledged || elapsed(t, since: sent) < repairGuardNs { return }
+        stream.end.stopSeq = try channel.send(.stop(atIndex: wire(stream.total)))
+        stream.end.stopSentNs = t
     }
 
     /// The board tick at which the stream ends (the last frame's period is over).
-    var endTick: UInt64? { timebase?.due(wire(total)) }
+    var endTick: UInt64? { timing.timebase?.due(wire(stream.total)) }
 
     /// Notes a STATUS that tells whether the board finished the stream by itself.
     func noteEnd(_ s: Status) {
-        guard end.stopSent else { return }
-        if s.ackSeq == end.stopSeq { end.stopAcknowledged = true }
-        if s.state == .configured, let endTick, s.tick >= endTick { end.boardStopped = true }
+        guard stream.end.stopSent else { return }
+        if s.ackSeq == stream.end.stopSeq { stream.end.stopAcknowledged = true }
+        if s.state == .configured, let endTick, s.tick >= endTick { stream.end.boardStopped = true }
     }
 
     /// The session is over once the board showed it reached the end (the STATUS of its stop, or the PLAYED
@@ -43,10 +43,10 @@ extension Player {
     /// reports up to that lead early, and a STOP now before the end would cut the last frame). If both final
     /// reports were lost on the line, a second past the estimated end will do.
     var finished: Bool {
-        if end.nothingLeft { return true }
-        guard end.stopSent, let endTick, let e = sync.tracker.estimate() else { return false }
+        if stream.end.nothingLeft { return true }
+        guard stream.end.stopSent, let endTick, let e = timing.sync.tracker.estimate() else { return false }
         let boardNow = e.tick(atHostNs: now)
-        if end.boardStopped || window.playedThrough >= total {
+        if stream.end.boardStopped || stream.window.playedThrough >= stream.total {
             return boardNow > endTick + UInt64(e.ticksPerNs * 2e6)  // 2 ms of margin
         }
         return boardNow > endTick + UInt64(e.ticksPerNs * 1e9)

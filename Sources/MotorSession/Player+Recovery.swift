@@ -1,7 +1,8 @@
 // Getting the stream back after the board lost it (its failsafe fired, it restarted) or the link broke
 // (unplugged, the board process gone): prepare again, on the same link when it still works, on a
 // reopened port when it does not, and resume where the breath is by then, like a haptic engine's reset
-// handler. Bounded retries, each one shown in the live line.
+// handler. Bounded retries, each one shown in the live line. Works on the recovery part (and re-prepares
+// the others: a fresh clock tracker, the board's buffer and format, a new stream).
 
 import MotorWire
 import SerialLink
@@ -24,13 +25,12 @@ extension Player {
         if reopenNext && reopen == nil { throw error }
         releaseEvents(all: true)  // their ticks are on the board clock that is going away
         noteHostSilence()
-        report.reconnectReasons.append(error.description)
-        let lostAt = lastFramePlayedNs
+        recovery.reasons.append(error.description)
+        let lostAt = evidence.lastPlayedNs
         var lastError = error.description
-        counters.endStream()
-        dutyCheck.restart()
+        evidence.endStream()
         for attempt in 1...max(1, options.reconnectAttempts) {
-            statusText = "reconnecting (attempt \(attempt)/\(options.reconnectAttempts)): \(lastError)"
+            recovery.state = "reconnecting (attempt \(attempt)/\(options.reconnectAttempts)): \(lastError)"
             var live = liveStatus(at: now)
             live.board = nil
             onStatus(live)
@@ -45,25 +45,29 @@ extension Player {
                 }
                 let fresh = try channel.prepare(options: options)
                 prepared = fresh
-                sync.restart(tracker: fresh.clock)
-                keepExchangesLonger(spacingMs: steadySyncMs)
+                line.configure(capacity: Int(fresh.info.bufferCapacity), format: fresh.config.dutyFormat)
+                evidence.clockHz = fresh.info.clockHz
+                timing.sync.restart(tracker: fresh.clock)
+                timing.schedule.steadyMs = line.steadySyncMs
+                keepExchangesLonger(spacingMs: line.steadySyncMs)
                 // Resume where the breath is by the time frames can play again.
                 let resumeNs = now + UInt64(options.startLeadMs) * 1_000_000
-                let resume = max(window.playedThrough, Int((Double(resumeNs) - Double(sessionStartNs)) * Double(rate) / 1e9))
-                report.reconnects += 1
-                statusText = "playing"
-                guard resume < total else {
-                    report.framesSkipped += max(0, total - window.playedThrough)
-                    report.framesLost += max(0, total - window.playedThrough)
-                    window.playedThrough = total
-                    end.nothingLeft = true
+                let playedThrough = stream.window.playedThrough
+                let resume = max(playedThrough, Int((Double(resumeNs) - Double(timing.sessionStartNs)) * Double(rate) / 1e9))
+                recovery.reconnects += 1
+                recovery.state = "playing"
+                guard resume < stream.total else {
+                    recovery.framesSkipped += max(0, stream.total - playedThrough)
+                    evidence.skipped(max(0, stream.total - playedThrough))
+                    stream.window.playedThrough = stream.total
+                    stream.end.nothingLeft = true
                     return
                 }
-                report.framesSkipped += max(0, resume - window.playedThrough)
-                report.framesLost += max(0, resume - window.playedThrough)
+                recovery.framesSkipped += max(0, resume - playedThrough)
+                evidence.skipped(max(0, resume - playedThrough))
                 try begin(at: resume)
                 let gap = (Double(intendedNs(resume)) - Double(lostAt)) / 1e6
-                report.reconnectGapMs = max(report.reconnectGapMs, gap)
+                recovery.longestGapMs = max(recovery.longestGapMs, gap)
                 return
             } catch {
                 lastError = error.description

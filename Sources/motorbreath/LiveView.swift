@@ -14,7 +14,7 @@ enum ViewKind: String, ExpressibleByArgument, CaseIterable {
 struct LiveView {
     let plan: BreathPlan?
     /// A breath that can change while it plays: its phases come from here, and the controls' values.
-    var live: LiveFrames?
+    var live: (any SteerableFrames)?
     var controls: ControlHub?
     let pattern: HapticPattern
     let duration: Double

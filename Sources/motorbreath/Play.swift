@@ -185,7 +185,7 @@ struct Play: ParsableCommand {
             var warmup = 0.0
             session.willPlay = { player, frames in
                 warmup = Double(frames.warmupFrames) / Double(frameRate)
-                view.live = frames as? LiveFrames
+                view.live = frames.steerable
                 if let world {
                     world.recordPlays = false
                     truth = TrueTiming(world: world, player: player, expected: frames)

@@ -35,7 +35,7 @@ final class PlayControls {
 
     /// Where the session is, for the `state` event: the breath's cycle and phase (as the pause found them
     /// while paused), the frames, the board and the link's health.
-    static func stateFields(_ live: LiveStatus, frames: LiveFrames?, board: String) -> [String: Any] {
+    static func stateFields(_ live: LiveStatus, frames: (any SteerableFrames)?, board: String) -> [String: Any] {
         var f: [String: Any] = ["board": board, "elapsed_s": (live.elapsed * 1000).rounded() / 1000,
                                 "frames_played": live.framesPlayed, "frames_total": live.framesTotal,
                                 "link": live.state, "retransmits": live.retransmits]

@@ -1,0 +1,106 @@
+// The timing part of a `Player`: when each frame is meant to be felt (host time), the board's timebase
+// (START) and when to move it as the clock estimate improves, and when CLOCK requests go out.
+
+import MotorWire
+
+/// When CLOCK requests go out during playback: every `denseMs` before the first frame and for `denseS`
+/// seconds after it (the estimate is young), then every `steadyMs` (the line budget's spacing).
+struct SyncSchedule {
+    var denseMs: Int
+    var denseS: Double
+    var steadyMs: Int
+
+    /// The spacing of requests at host time `t` of a session whose frame 0 is felt at `sessionStartNs`.
+    func intervalNs(at t: UInt64, sessionStartNs: UInt64) -> UInt64 {
+        let dense = Double(elapsed(t, since: sessionStartNs)) / 1e9 < denseS || t < sessionStartNs
+        return UInt64(dense ? denseMs : steadyMs) * 1_000_000
+    }
+}
+
+/// The session's schedule on the host clock and the board's timebase that carries it to the board clock.
+struct StreamTiming {
+    /// Frames per second.
+    let rate: Int
+    /// CLOCK exchanges and the clock estimate they feed.
+    var sync: ClockSync
+    var schedule: SyncSchedule
+    /// Host time at which session frame 0 is meant to be felt.
+    var sessionStartNs: UInt64 = 0
+    /// The timebase last sent to the board (wire indices).
+    private(set) var timebase: Timebase?
+    /// Every START sent, as (session index of wire 0, START).
+    private(set) var starts: [(wireBase: Int, start: Start)] = []
+    /// When the board was last (re)timed, and when a lost START was last sent again.
+    private(set) var lastRetimeNs: UInt64 = 0
+    var lastStartResendNs: UInt64 = 0
+    /// STARTs sent to move the timebase while playing.
+    private(set) var retimes = 0
+
+    /// When prepare sent its first CLOCK request (host ns).
+    let firstClockRequestNs: UInt64?
+
+    init(rate: Int, tracker: ClockTracker, schedule: SyncSchedule, firstClockRequestNs: UInt64? = nil) {
+        self.rate = rate
+        self.firstClockRequestNs = firstClockRequestNs
+        sync = ClockSync(tracker: tracker)
+        self.schedule = schedule
+    }
+
+    /// Host time at which session frame `i` is meant to be felt.
+    func intendedNs(_ i: Int) -> UInt64 { sessionStartNs + UInt64(i) * 1_000_000_000 / UInt64(rate) }
+
+    /// The session frame meant to be felt at host time `t` (`before` while the session has not started).
+    func playing(at t: UInt64, before: Int) -> Int {
+        t < sessionStartNs ? before : Int((t - sessionStartNs) * UInt64(rate) / 1_000_000_000)
+    }
+
+    /// Board ticks per frame in 32.32 fixed point for the estimated board clock rate.
+    func period(_ e: ClockEstimate) -> UInt64 {
+        UInt64((e.ticksPerNs * 1e9 / Double(rate) * 4_294_967_296).rounded())
+    }
+
+    /// The token of a CLOCK request to send at `t`, if one is due.
+    mutating func clockRequest(at t: UInt64) -> UInt32? {
+        sync.request(at: t, intervalNs: schedule.intervalNs(at: t, sessionStartNs: sessionStartNs))
+    }
+
+    /// The START of a new stream whose wire index 0 is session frame `first` (played at its intended time).
+    mutating func start(first: Int, now: UInt64) -> Start {
+        let estimate = sync.tracker.estimate()!
+        let start = Start(anchorIndex: 0, anchorTick: estimate.tick(atHostNs: intendedNs(first)),
+                          periodQ32: period(estimate))
+        timebase = start.timebase
+        starts.append((first, start))
+        lastRetimeNs = now
+        return start
+    }
+
+    /// The START that moves the board's timebase to the current estimate when they disagree by more than
+    /// `thresholdUs` (now, or a second later: a period error), anchored a little ahead of what is playing
+    /// at `t`; nil when it need not move, or moved less than 50 ms ago. `wireBase` and `total` are the stream's.
+    func retime(at t: UInt64, wireBase: Int, total: Int, thresholdUs: Double) -> Start? {
+        guard let tb = timebase, let e = sync.tracker.estimate() else { return nil }
+        func wire(_ i: Int) -> UInt32 { UInt32(truncatingIfNeeded: i - wireBase) }
+        let anchor = max(playing(at: t, before: wireBase) + rate / 10, wireBase)  // 100 ms ahead: on its way, not yet output
+        guard anchor < total else { return nil }
+        let desired = e.tick(atHostNs: intendedNs(anchor))
+        let current = tb.due(wire(anchor))
+        let errorUs = abs(Double(Int64(bitPattern: desired &- current))) / e.ticksPerNs / 1000
+        let newPeriod = period(e)
+        // Also compare where the two timebases would be a second later (a period error).
+        let later = wire(anchor + rate)
+        let candidate = Timebase(anchorIndex: wire(anchor), anchorTick: desired, periodQ32: newPeriod)
+        let laterUs = abs(Double(Int64(bitPattern: candidate.due(later) &- tb.due(later)))) / e.ticksPerNs / 1000
+        guard errorUs > thresholdUs || laterUs > thresholdUs else { return nil }
+        guard elapsed(t, since: lastRetimeNs) >= 50_000_000 else { return nil }
+        return Start(anchorIndex: wire(anchor), anchorTick: desired, periodQ32: newPeriod)
+    }
+
+    /// A re-timing START went out at `t` for the stream whose wire 0 is `wireBase`.
+    mutating func retimed(_ start: Start, wireBase: Int, at t: UInt64) {
+        timebase = start.timebase
+        starts.append((wireBase, start))
+        lastRetimeNs = t
+        retimes += 1
+    }
+}
