@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "Breath", targets: ["Breath"]),
         .library(name: "MotorSession", targets: ["MotorSession"]),
         .library(name: "SimBoard", targets: ["SimBoard"]),
+        .library(name: "BoardAccess", targets: ["BoardAccess"]),
         .library(name: "SerialLink", targets: ["SerialLink"]),
         .library(name: "MotorWire", targets: ["MotorWire"]),
         .library(name: "BoardCore", targets: ["BoardCore"]),
@@ -45,16 +46,19 @@ let package = Package(
         .target(name: "SimBoard", dependencies: ["BoardCore", "MotorWire", "Breath", "SerialLink"]),
         // Host side of the protocol: prepare, clock sync, streaming, stop.
         .target(name: "MotorSession", dependencies: ["MotorWire", "SerialLink", "Breath"]),
+        // Picking the board (simulated world, simulated board or port), reopening it, its clock; and judging a
+        // simulated board's frames on its true clock.
+        .target(name: "BoardAccess", dependencies: ["MotorSession", "SimBoard", "SerialLink"]),
         // The control protocol (docs/control.md): commands, events, the hub, stdin and socket transports.
         .target(name: "MotorControl", dependencies: ["MotorSession", "Breath", "SerialLink"]),
         // The conformance suite: every clause of protocol.md checked against a board, through its port only.
         .target(name: "BoardConformance", dependencies: ["MotorSession", "MotorWire", "SerialLink"]),
         // Sessions against the simulated world, measured on the true board clock; the naive streamer.
-        .target(name: "TimingBench", dependencies: ["SimBoard", "MotorSession", "Breath", "MotorWire", "SerialLink"]),
+        .target(name: "TimingBench", dependencies: ["BoardAccess", "SimBoard", "MotorSession", "Breath", "MotorWire", "SerialLink"]),
         .executableTarget(
             name: "motorbreath",
             dependencies: [
-                "MotorSession", "MotorControl", "SimBoard", "SerialLink", "Breath", "TimingBench", "BoardConformance", "Calibration",
+                "MotorSession", "MotorControl", "BoardAccess", "SimBoard", "SerialLink", "Breath", "TimingBench", "BoardConformance", "Calibration",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -67,7 +71,7 @@ let package = Package(
         .testTarget(name: "CalibrationTests", dependencies: ["Calibration", "Breath"]),
         .testTarget(name: "BreathTests", dependencies: ["Breath", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "SimBoardTests", dependencies: ["SimBoard", "MotorSession", "Breath", "MotorWire"]),
-        .testTarget(name: "TimingTests", dependencies: ["TimingBench", "SimBoard", "MotorSession", "Breath", "MotorWire", "SerialLink"]),
+        .testTarget(name: "TimingTests", dependencies: ["BoardAccess", "TimingBench", "SimBoard", "MotorSession", "Breath", "MotorWire", "SerialLink"]),
         // A real board on MOTORBREATH_BENCH_PORT (skipped, with a message, when it is not set).
         .testTarget(name: "BenchHardwareTests", dependencies: ["MotorSession", "SerialLink", "MotorWire"]),
         // hardware/: the guides' netlists, wiring tables and udev rules against the firmware's pins; and a ///

@@ -82,7 +82,7 @@ struct BreathArguments: ParsableArguments {
     }
 
     /// The pattern to play and how long it lasts, or a one-line error.
-    func build() throws -> (pattern: HapticPattern, duration: Double, plan: BreathPlan?, notices: [String]) {
+    func build() throws -> BuiltBreath {
         if let path = ahap {
             do {
                 let imported = try AHAPImport(path: path)
@@ -120,6 +120,10 @@ struct BreathArguments: ParsableArguments {
         }
     }
 }
+
+/// What play and render play: the haptic pattern and its length, the breath plan it came from (nil for an
+/// AHAP file), and the notes of the import.
+typealias BuiltBreath = (pattern: HapticPattern, duration: Double, plan: BreathPlan?, notices: [String])
 
 /// Prints the first notes of an AHAP import, one line each, and how many more there were.
 func printNotices(_ notices: [String], limit: Int = 10) {

@@ -2,6 +2,7 @@
 // one line per clause with the section it checks, and exits 0 only when every clause passes.
 
 import ArgumentParser
+import BoardAccess
 import BoardConformance
 import Foundation
 import SerialLink
@@ -25,10 +26,7 @@ struct ConformCommand: ParsableCommand {
             """
     )
 
-    @OptionGroup(title: "Board connection") var connection: PortArguments
-
-    @Flag(help: "Check the built-in simulated board (the reference BoardCore).")
-    var simulate = false
+    @OptionGroup var board: BoardArguments
 
     @Option(help: "Run only the clauses whose id starts with this (repeatable), e.g. framing, stop.deferred.")
     var only: [String] = []
@@ -41,9 +39,6 @@ struct ConformCommand: ParsableCommand {
     var json = false
 
     func validate() throws {
-        guard simulate || connection.port != nil else {
-            throw ValidationError("say where the board is: --port /dev/ttyUSB0, or --simulate")
-        }
         if let revision, Revision(parsing: revision).map({ $0 <= .current }) != true {
             throw ValidationError("--revision is one of 1.0 ... \(Revision.current), not '\(revision)'")
         }
@@ -51,21 +46,11 @@ struct ConformCommand: ParsableCommand {
 
     func run() throws {
         Signals.install()
-        let link: ByteLink
-        var board: SimulatedBoard?
-        if simulate {
-            let pair = SimulatedBoard.inProcess()
-            link = pair.link
-            board = pair.board
-        } else {
-            link = try connection.open(try connection.resolvedPath(), quiet: json)
-        }
-        defer {
-            link.close()
-            board?.stop()
-        }
+        // --simulate checks the reference BoardCore, on a simulated board of its own thread.
+        let connected = try board.connect(quiet: json) { .simulatedBoard() }
+        defer { connected.close() }
         let rig: Rig
-        do { rig = try Rig(link: link, bootWaitMs: connection.bootWait) } catch { throw fail("\(error)") }
+        do { rig = try Rig(link: connected.link, bootWaitMs: board.connection.bootWait) } catch { throw fail("\(error)") }
         if let revision, let held = Revision(parsing: revision) { rig.heldTo = held }
         if !json {
             let announced = rig.info.revision == nil ? "announces no revision" : "announces revision \(rig.announced)"

@@ -3,6 +3,7 @@
 // them as a profile per board and spot that play, render and palette then use.
 
 import ArgumentParser
+import BoardAccess
 import Breath
 import Calibration
 import Foundation
@@ -23,6 +24,8 @@ struct CalibrateCommand: ParsableCommand {
             follows), then you place it on the body spot (the weakest level you feel there, the strongest \
             that stays comfortable for minutes).
 
+            With --simulate, a simulated person answers, in virtual time (no keys).
+
             Keys: space or enter = yes, n = no, q = stop (nothing saved). Ctrl-C stops with the motor off.
 
             The profile is saved per board (its unique id from INFO) and spot in \
@@ -38,10 +41,7 @@ struct CalibrateCommand: ParsableCommand {
             """
     )
 
-    @OptionGroup(title: "Board connection") var connection: PortArguments
-
-    @Flag(help: "Calibrate the built-in simulated board, with a simulated person answering (virtual time, no keys).")
-    var simulate = false
+    @OptionGroup var board: BoardArguments
 
     @Option(help: "Body spot the profile is for: wrist, palm, abdomen, or any word (default: wrist).",
             transform: OptionValue.spot)
@@ -61,13 +61,6 @@ struct CalibrateCommand: ParsableCommand {
     @Flag(help: "Print the result as one JSON object on stdout.")
     var json = false
 
-    func validate() throws {
-        guard simulate || connection.port != nil else {
-            throw ValidationError("say where the board is: --port /dev/ttyUSB0, or --simulate to run without one")
-        }
-        guard !(simulate && connection.port != nil) else { throw ValidationError("use --simulate or --port, not both") }
-    }
-
     /// The simulated board's motor.
     var simulatedMotor: ERMModel {
         simMotor == "slower" ? ERMModel(riseTau: 0.100, fallTau: 0.100, startThreshold: 0.18)
@@ -76,21 +69,13 @@ struct CalibrateCommand: ParsableCommand {
 
     func run() throws {
         Signals.install()
-        let link: ByteLink
-        var clock: HostClock = SystemClock()
-        var world: SimWorld?
-        if simulate {
-            let w = SimWorld(pacing: .virtual, seed: personSeed)
-            link = w.hostLink
-            clock = w.hostClock
-            world = w
-        } else {
-            link = try connection.open(try connection.resolvedPath(), quiet: json)
-        }
-        defer { link.close() }
-        var options = connection.sessionOptions
+        let simulate = board.simulate
+        let connected = try board.connect(quiet: json) { .simulated(SimWorld(pacing: .virtual, seed: personSeed)) }
+        defer { connected.close() }
+        let world = connected.world
+        var options = board.connection.sessionOptions
         options.allowReverse = false
-        let session = BreathSession(link: link, clock: clock, options: options)
+        let session = connected.session(options: options)
         session.shouldStop = { Signals.pending != 0 }
         let keys = simulate ? nil : AnswerKeys()
         defer { keys?.restore() }
