@@ -38,8 +38,9 @@ let package = Package(
         .target(name: "BoardCore", dependencies: ["MotorWire"]),
         // Patterns, curves and motor models rendered to duty frames.
         .target(name: "Breath"),
-        // Calibration: staircases, the procedure as a pure state machine, a simulated person, profiles.
-        .target(name: "Calibration", dependencies: ["Breath"]),
+        // Calibration: staircases, the procedure as a pure state machine, a simulated person, profiles, and the
+        // trial loop on a board (TrialPlayer, CalibrationRun).
+        .target(name: "Calibration", dependencies: ["Breath", "MotorSession", "SimBoard"]),
         // Byte links: libserialport ports, pty fallback, in-memory link with faults.
         .target(name: "SerialLink", dependencies: ["CSerialPort", "CPosixPty", "CTTYControl"]),
         // BoardCore on the host: its own drifting clock, a motor model, a PWM log.
@@ -68,7 +69,7 @@ let package = Package(
         .testTarget(name: "BoardCoreTests", dependencies: ["BoardCore", "MotorWire", "TestSupport"]),
         .testTarget(name: "EmbeddedTests"),
         .testTarget(name: "SerialLinkTests", dependencies: ["SerialLink", "MotorSession", "MotorWire"]),
-        .testTarget(name: "CalibrationTests", dependencies: ["Calibration", "Breath"]),
+        .testTarget(name: "CalibrationTests", dependencies: ["Calibration", "Breath", "BoardAccess", "MotorSession", "SimBoard"]),
         .testTarget(name: "BreathTests", dependencies: ["Breath", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "SimBoardTests", dependencies: ["SimBoard", "MotorSession", "Breath", "MotorWire"]),
         .testTarget(name: "TimingTests", dependencies: ["BoardAccess", "TimingBench", "SimBoard", "MotorSession", "Breath", "MotorWire", "SerialLink"]),

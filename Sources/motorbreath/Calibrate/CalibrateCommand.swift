@@ -69,81 +69,42 @@ struct CalibrateCommand: ParsableCommand {
 
     func run() throws {
         Signals.install()
-        let simulate = board.simulate
         let connected = try board.connect(quiet: json) { .simulated(SimWorld(pacing: .virtual, seed: personSeed)) }
         defer { connected.close() }
-        let world = connected.world
         var options = board.connection.sessionOptions
         options.allowReverse = false
         let session = connected.session(options: options)
         session.shouldStop = { Signals.pending != 0 }
-        let keys = simulate ? nil : AnswerKeys()
+        let keys = board.simulate ? nil : AnswerKeys()
         defer { keys?.restore() }
+        let player = TrialPlayer(session: session, world: connected.world)
         let prepared: Prepared
-        do { prepared = try session.prepare() } catch { throw fail(error) }
+        do { prepared = try player.prepare() } catch { throw fail(error) }
         let lra = prepared.info.motorKind == .lra
-        // The spin-up task times pushes of a few tens of ms: the board's finest frames (at most 1 ms).
-        let fastest = min(1000, Int(prepared.info.maxFrameRateHz))
-        if fastest > options.frameRate {
-            session.options.frameRate = fastest
-            do { _ = try session.prepare() } catch { throw fail(error) }
-        }
         say("board: \(prepared.info.displayName), \(lra ? "LRA" : "ERM")")
         if keys?.isTerminal == false { say("(answers are read from standard input: y or space = yes, n = no, q = stop)") }
-
-        let player = TrialPlayer(session: session, world: world)
-        var rig = simulate ? SimulatedRig(motor: simulatedMotor, person: .random(seed: personSeed)) : nil
-        var procedure = CalibrationProcedure(lra: lra)
-        var shown: CalibrationTask?
-        var outcome: Answer = .yes  // .quit after q; .no when the answers ran out (end of input)
-        do {
-            while let task = procedure.task, let stimulus = procedure.stimulus {
-                if task != shown {
-                    shown = task
-                    say("")
-                    say("\(procedure.tasks.firstIndex(of: task)! + 1)/\(procedure.tasks.count)  \(task.name): \(task.instructions(spot: spot))")
-                    if let keys {
-                        say("Press space when ready (q stops).")
-                        let got = keys.next()
-                        guard let a = got, a != .quit else { outcome = got == .quit ? .quit : .no; break }
-                    }
-                }
-                let trial = procedure.staircase.trials + 1
-                progress("  trial \(trial)  level \(percent(procedure.level))  reversals \(procedure.staircase.reversalLevels.count)/\(procedure.staircase.rule.reversals)  ")
-                let timeline = try player.play(stimulus)
-                if Signals.pending != 0 { break }
-                let yes: Bool
-                if var r = rig {
-                    let felt = TrialPlayer.judged(timeline ?? [], stimulus: stimulus, motor: r.motor)
-                    yes = r.person.answer(amplitude: felt, touch: task.touch, comfort: task == .comfortMax)
-                    rig = r
-                } else {
-                    progress("\(task.question) (space = yes, n = no) ")
-                    keys?.drain()
-                    let got = keys?.next()
-                    guard let a = got, a != .quit else { outcome = got == .quit ? .quit : .no; break }
-                    yes = a == .yes
-                }
-                say(yes ? "yes" : "no")
-                procedure.answer(yes: yes)
-                if let r = procedure.results[task], procedure.task != task {
-                    say("  \(task.name): \(percent(r.estimate)) (spread \(percent(r.spread)), \(r.reversals) reversals, \(r.trials) trials)")
-                }
-            }
-        } catch {
-            let message = error.description
+        var console = CalibrationConsole(spot: spot, keys: keys,
+                                         rig: board.simulate ? SimulatedRig(motor: simulatedMotor, person: .random(seed: personSeed)) : nil)
+        var run = CalibrationRun(lra: lra)
+        let end: CalibrationRun.End
+        do { end = try run.run(on: player, answerer: &console, shouldStop: { Signals.pending != 0 }) } catch {
             _ = session.channel.stopNow(timeoutMs: options.replyTimeoutMs)
             if Signals.pending != 0 { throw ExitCode(Signals.exitCode) }
-            throw fail(message)
+            throw fail(error)
         }
         let off = session.channel.stopNow(timeoutMs: options.replyTimeoutMs)
         if Signals.pending != 0 {
             say("\nstopped, nothing saved; motor \(off ? "off" : "STATE UNKNOWN")")
             throw ExitCode(Signals.exitCode)
         }
-        if !procedure.done {
-            throw fail("calibration stopped\(outcome == .quit ? " (q)" : " (no more answers)"); nothing saved; motor \(off ? "off" : "STATE UNKNOWN")")
+        guard end == .done else {
+            throw fail("calibration stopped\(end == .quit ? " (q)" : " (no more answers)"); nothing saved; motor \(off ? "off" : "STATE UNKNOWN")")
         }
+        try save(run.procedure, prepared: prepared, lra: lra, rig: console.rig, motorOff: off)
+    }
+
+    /// The profile from the finished procedure: saved (unless --no-save), said, and with --json printed.
+    func save(_ procedure: CalibrationProcedure, prepared: Prepared, lra: Bool, rig: SimulatedRig?, motorOff off: Bool) throws {
         let iso = ISO8601DateFormatter().string(from: Date())
         let profile = CalibrationProfile(
             procedure: procedure, board: CalibrationProfile.boardID(prepared.info.uniqueID), boardName: prepared.info.displayName,
@@ -157,19 +118,12 @@ struct CalibrateCommand: ParsableCommand {
         say(path.map { "saved profile \(profile.name): \($0)" } ?? "not saved (--no-save)")
         say("motor \(off ? "off" : "STATE UNKNOWN")")
         if json {
-            var truth: [String: Double]?
-            if let rig {
-                truth = Dictionary(uniqueKeysWithValues: procedure.tasks.map { ($0.rawValue, rig.truth($0)) })
-            }
+            let truth = rig.map { rig in Dictionary(uniqueKeysWithValues: procedure.tasks.map { ($0.rawValue, rig.truth($0)) }) }
             try printJSON(CalibrationReport(profile: profile, path: path, trials: procedure.trials,
                                             simulatedTruth: truth, motorOffAtExit: off))
         }
         if !off { throw fail("could not confirm the motor is off") }
     }
-
-    func say(_ line: String) { Stderr.write(line + "\n") }
-    func progress(_ text: String) { Stderr.write(text) }
-    func percent(_ x: Double) -> String { "\(fixed(x * 100, 1)) %" }
 }
 
 /// `calibrate --json`.
