@@ -89,6 +89,11 @@ let package = Package(
             name: "AVRBoardTests",
             dependencies: ["MotorSession", "SerialLink", "Breath", "MotorWire", "BoardCore", "motorbreath", "TestSupport"]
         ),
+        // Command lines parsed in process: every typed option's values, range edges and error lines.
+        .testTarget(
+            name: "OptionTests",
+            dependencies: ["motorbreath", "Breath", "SimBoard", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["MotorSession", "MotorControl", "SimBoard", "SerialLink", "Breath", "MotorWire", "motorbreath", "TestSupport"]

@@ -32,7 +32,7 @@ struct BenchCommand: ParsableCommand {
         defer { board.close() }
         let port = board.portPath ?? ""
         let channel = board.channel()
-        var options = connection.sessionOptions
+        let options = connection.sessionOptions
         let progress = ProgressLine(label: "bench", quiet: json)
         defer { progress.finish() }  // the cursor comes back on every way out
         let r: BenchReport

@@ -17,7 +17,8 @@ struct ConformCommand: ParsableCommand {
             what was seen) or N/A (a variant the board does not have), and the protocol.md section it checks. \
             It takes about 20 seconds and leaves the motor off. Exit status 0 only when every clause passes. \
             A board is held to the protocol revision it announces (1.0 when it announces none): clauses a \
-            later revision introduced are N/A; --revision holds it to another.
+            later revision introduced are N/A; --revision holds it to another. --simulate checks the reference \
+            BoardCore, on a simulated board of its own.
 
             Examples:
               motorbreath conform --port /dev/ttyUSB0

@@ -16,8 +16,8 @@ struct FidelityCommand: ParsableCommand {
             """
     )
 
-    @Option(parsing: .unconditional, help: "Breath pattern to measure (default: 4-7-8).", transform: OptionValue.pattern)
-    var pattern: String = "4-7-8"
+    @Option(parsing: .unconditional, help: "Breath pattern to measure (default: 4-7-8).", transform: BreathPattern.value)
+    var pattern: BreathPattern = .fourSevenEight
 
     @Option(parsing: .unconditional, help: "Frames per second (50...1000) (default: 250).", transform: OptionValue.int(50...1000))
     var frameRate: Int = 250
@@ -38,7 +38,7 @@ struct FidelityCommand: ParsableCommand {
 
     func run() throws {
         let breath: BreathPattern
-        do { breath = try BreathPattern.parse(pattern) } catch { throw fail(error) }
+        breath = pattern
         let plan = BreathPlan(pattern: breath)
         let erm = MotorProfile.referenceERM
         let weaker = ERMModel(riseTau: 0.100, fallTau: 0.100, startThreshold: 0.18)
@@ -76,14 +76,14 @@ struct FidelityCommand: ParsableCommand {
         let speed = measureSpeed(breath: breath)
         if json {
             let out: [String: Any] = [
-                "pattern": pattern, "frame_rate": frameRate,
+                "pattern": pattern.name, "frame_rate": frameRate,
                 "fidelity": rows.map { ["name": $0.name, "rms_percent": $0.rms_percent, "worst_percent": $0.worst_percent, "onset_error_ms": $0.onset_error_ms] },
                 "frames_per_second": ["streaming_renderer": speed.streaming, "naive_per_frame": speed.naive],
             ]
             print(String(decoding: try JSONSerialization.data(withJSONObject: out, options: [.prettyPrinted, .sortedKeys]), as: UTF8.self))
             return
         }
-        print("Fidelity of \(pattern) at \(frameRate) Hz: modeled felt amplitude vs intended, every frame end.")
+        print("Fidelity of \(pattern.name) at \(frameRate) Hz: modeled felt amplitude vs intended, every frame end.")
         print("Reference ERM: time constant 80 ms, start threshold 15 %. Onset: first reaching 10 % of the peak.")
         print("Calibrated profile: thresholds and lag (spin-up task) from the calibration against a simulated")
         print("person (seed 1) on the slower motor.")

@@ -27,8 +27,8 @@ struct LatencyCommand: ParsableCommand {
 
     @OptionGroup(title: "Board connection") var connection: PortArguments
 
-    @Option(help: "Simulated link (without --port) (default: latency=16ms,jitter=8ms,drift=500ppm).", transform: OptionValue.simLink)
-    var simLink: String = "latency=16ms,jitter=8ms,drift=500ppm"
+    @Option(help: "Simulated link (without --port) (default: latency=16ms,jitter=8ms,drift=500ppm).", transform: SimLink.value)
+    var simLink: SimLink = .usbSerial
 
     @Option(parsing: .unconditional, help: "How many changes to make, 1...10000 (default: 40).", transform: OptionValue.int(1...10_000))
     var changes: Int = 40
@@ -44,8 +44,7 @@ struct LatencyCommand: ParsableCommand {
 
     func run() throws {
         Signals.install()
-        let impairments: LinkImpairments
-        do { impairments = try LinkImpairments.parse(simLink) } catch { throw fail(error) }
+        let impairments = simLink.impairments
         let board = connection.port != nil ? try connection.connect(quiet: json)
             : .simulated(SimWorld(impairments: impairments, pacing: .virtual, seed: seed))
         defer { board.close() }

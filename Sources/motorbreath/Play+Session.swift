@@ -13,10 +13,7 @@ extension Play {
     /// The simulated world (--sim-link, --virtual-time, --seed) or the port. A port that cannot be opened
     /// still gives scripts a report, with the reason (already printed).
     func connect() throws -> BoardConnection {
-        var impairments = LinkImpairments()
-        if let simLink {
-            do { impairments = try LinkImpairments.parse(simLink) } catch { throw fail(error) }
-        }
+        let impairments = simLink?.impairments ?? LinkImpairments()
         do {
             return try board.connect(quiet: quiet) {
                 .simulated(SimWorld(impairments: impairments, pacing: virtualTime ? .virtual : .realTime, seed: seed))
@@ -50,7 +47,7 @@ extension Play {
 
     /// The calibration profile for the prepared board (said on stderr) and the motor to shape frames for.
     func profile(for prepared: Prepared, session: BreathSession) throws -> (calibrated: CalibrationProfile?, motor: MotorProfile) {
-        let base = try motor.map(motorProfile) ?? session.motor
+        let base = motor?.profile ?? session.motor
         let calibrated = try calibration.forBoard(uniqueID: prepared.info.uniqueID, boardName: prepared.info.name.text)
         let profile = calibrated?.motor(or: base) ?? base
         if let calibrated, !quiet {

@@ -35,8 +35,8 @@ struct Play: ParsableCommand {
     var frameRate: Int = 250
 
     @Option(help: "Motor model the frames are shaped for: erm or lra (the board's INFO says which it drives).",
-            transform: OptionValue.choice(["erm", "lra"]))
-    var motor: String?
+            transform: MotorKind.value)
+    var motor: MotorKind?
 
     @Flag(help: "Send the intended intensity as the duty, with no motor compensation.")
     var noCompensation = false
@@ -45,8 +45,8 @@ struct Play: ParsableCommand {
     var noWarmup = false
 
     @Option(help: "Simulated link and board clock, e.g. latency=16ms,jitter=8ms,drift=500ppm,corrupt=0.01 (with --simulate).",
-            transform: OptionValue.simLink)
-    var simLink: String?
+            transform: SimLink.value)
+    var simLink: SimLink?
 
     @Flag(help: "With --simulate: run the whole session in virtual time, as fast as the CPU allows.")
     var virtualTime = false
@@ -64,8 +64,8 @@ struct Play: ParsableCommand {
     var controlSocket: String?
 
     @Option(help: ArgumentHelp("Permissions of the control socket, octal: 600 (the default) lets only you connect, 660 your group too, 666 everyone.", valueName: "mode"),
-            transform: OptionValue.socketMode)
-    var controlMode: Int = 0o600
+            transform: SocketMode.value)
+    var controlMode: SocketMode = .ownerOnly
 
     @Flag(help: "In a terminal, ignore the keys (up/down intensity, left/right pace, space pause, f finish, q quit).")
     var noKeys = false
@@ -91,7 +91,7 @@ struct Play: ParsableCommand {
         guard board.simulate || (simLink == nil && !virtualTime) else {
             throw ValidationError("--sim-link and --virtual-time work with --simulate only")
         }
-        guard controlSocket != nil || controlMode == 0o600 else { throw ValidationError("--control-mode sets the permissions of --control-socket; give that too") }
+        guard controlSocket != nil || controlMode == .ownerOnly else { throw ValidationError("--control-mode sets the permissions of --control-socket; give that too") }
         guard control == nil || control == "-" else { throw ValidationError("--control takes - (standard input and output)") }
         guard !(control == "-" && json) else { throw ValidationError("--control - writes events to standard output; the report is its last event (drop --json)") }
         guard !loop || breath.ahap == nil else { throw ValidationError("--loop repeats a breath pattern, not an AHAP file") }

@@ -44,28 +44,22 @@ struct CalibrateCommand: ParsableCommand {
     @OptionGroup var board: BoardArguments
 
     @Option(help: "Body spot the profile is for: wrist, palm, abdomen, or any word (default: wrist).",
-            transform: OptionValue.spot)
-    var spot: String = "wrist"
+            transform: Spot.value)
+    var spot: Spot = .wrist
 
     @Option(parsing: .unconditional, help: "With --simulate: the seed that picks the simulated person and their answers (default: 1).",
             transform: OptionValue.uint64)
     var personSeed: UInt64 = 1
 
     @Option(help: "With --simulate: the motor the simulated person feels, reference (80 ms, 15 % start threshold) or slower (100 ms, 18 %) (default: reference).",
-            transform: OptionValue.choice(["reference", "slower"]))
-    var simMotor: String = "reference"
+            transform: SimulatedMotor.value)
+    var simMotor: SimulatedMotor = .reference
 
     @Flag(help: "Measure, but do not save the profile.")
     var noSave = false
 
     @Flag(help: "Print the result as one JSON object on stdout.")
     var json = false
-
-    /// The simulated board's motor.
-    var simulatedMotor: ERMModel {
-        simMotor == "slower" ? ERMModel(riseTau: 0.100, fallTau: 0.100, startThreshold: 0.18)
-            : ERMModel(riseTau: 0.080, fallTau: 0.080, startThreshold: 0.15)
-    }
 
     func run() throws {
         Signals.install()
@@ -83,8 +77,8 @@ struct CalibrateCommand: ParsableCommand {
         let lra = prepared.info.motorKind == .lra
         say("board: \(prepared.info.displayName), \(lra ? "LRA" : "ERM")")
         if keys?.isTerminal == false { say("(answers are read from standard input: y or space = yes, n = no, q = stop)") }
-        var console = CalibrationConsole(spot: spot, keys: keys,
-                                         rig: board.simulate ? SimulatedRig(motor: simulatedMotor, person: .random(seed: personSeed)) : nil)
+        var console = CalibrationConsole(spot: spot.name, keys: keys,
+                                         rig: board.simulate ? SimulatedRig(motor: simMotor.model, person: .random(seed: personSeed)) : nil)
         var run = CalibrationRun(lra: lra)
         let end: CalibrationRun.End
         do { end = try run.run(on: player, answerer: &console, shouldStop: { Signals.pending != 0 }) } catch {
@@ -108,7 +102,7 @@ struct CalibrateCommand: ParsableCommand {
         let iso = ISO8601DateFormatter().string(from: Date())
         let profile = CalibrationProfile(
             procedure: procedure, board: CalibrationProfile.boardID(prepared.info.uniqueID), boardName: prepared.info.displayName,
-            spot: spot, lra: lra, created: iso)
+            spot: spot.name, lra: lra, created: iso)
         var path: String?
         if !noSave {
             do { path = try ConfigStore().save(profile).path } catch { throw fail("\(error)") }
