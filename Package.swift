@@ -40,7 +40,9 @@ let package = Package(
         .target(name: "Breath"),
         // Calibration: staircases, the procedure as a pure state machine, a simulated person, profiles, and the
         // trial loop on a board (TrialPlayer, CalibrationRun).
-        .target(name: "Calibration", dependencies: ["Breath", "MotorSession", "SimBoard"]),
+        .target(name: "Calibration", dependencies: ["Breath", "MotorSession", "SimBoard", "Preferences"]),
+        // What a person set once (the remembered strength) and the config directory it shares with the profiles.
+        .target(name: "Preferences"),
         // Byte links: libserialport ports, pty fallback, in-memory link with faults.
         .target(name: "SerialLink", dependencies: ["CSerialPort", "CPosixPty", "CTTYControl"]),
         // BoardCore on the host: its own drifting clock, a motor model, a PWM log.
@@ -59,7 +61,7 @@ let package = Package(
         .executableTarget(
             name: "motorbreath",
             dependencies: [
-                "MotorSession", "MotorControl", "BoardAccess", "SimBoard", "SerialLink", "Breath", "TimingBench", "BoardConformance", "Calibration",
+                "MotorSession", "MotorControl", "BoardAccess", "SimBoard", "SerialLink", "Breath", "TimingBench", "BoardConformance", "Calibration", "Preferences",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -69,6 +71,7 @@ let package = Package(
         .testTarget(name: "BoardCoreTests", dependencies: ["BoardCore", "MotorWire", "TestSupport"]),
         .testTarget(name: "EmbeddedTests"),
         .testTarget(name: "SerialLinkTests", dependencies: ["SerialLink", "MotorSession", "MotorWire"]),
+        .testTarget(name: "PreferencesTests", dependencies: ["Preferences"]),
         .testTarget(name: "CalibrationTests", dependencies: ["Calibration", "Breath", "BoardAccess", "MotorSession", "SimBoard"]),
         .testTarget(name: "BreathTests", dependencies: ["Breath", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "SimBoardTests", dependencies: ["SimBoard", "MotorSession", "Breath", "MotorWire"]),

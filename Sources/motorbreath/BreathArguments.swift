@@ -2,7 +2,7 @@
 
 import ArgumentParser
 import Breath
-import Calibration
+import Preferences
 
 struct BreathArguments: ParsableArguments {
     @Option(parsing: .unconditional, help: "Breath pattern: 4-7-8, box, coherent, sigh, or in-hold-out[-holdout] seconds (e.g. 5-0-5); inhale and exhale 0.5...120 s, holds 0 or 0.1...120 s.",
@@ -47,7 +47,7 @@ struct BreathArguments: ParsableArguments {
     func chosenStrength() -> (strength: StrengthSetting, notes: [String]) {
         if let strength { return (strength, []) }
         let saved: String?
-        do { saved = try ConfigStore().lastStrength() } catch {
+        do { saved = try PreferenceStore().lastStrength() } catch {
             return (.strong, ["\(error); using strong"])
         }
         guard let saved else { return (.strong, []) }
@@ -60,7 +60,7 @@ struct BreathArguments: ParsableArguments {
     /// Remembers an explicit --strength for next time (a note if it cannot be written).
     func rememberStrength() {
         guard let strength, ahap == nil else { return }
-        do { try ConfigStore().saveStrength(strength.text) } catch {
+        do { try PreferenceStore().saveStrength(strength.text) } catch {
             Stderr.write("motorbreath: note: could not remember the strength: \(error)\n")
         }
     }
