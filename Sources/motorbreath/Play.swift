@@ -1,14 +1,8 @@
 // `motorbreath play` (the default): prepare the board, stream the breath, stop with the motor off.
 
 import ArgumentParser
-import BoardAccess
-import Breath
 import MotorControl
-import Foundation
 import MotorSession
-import MotorWire
-import SerialLink
-import SimBoard
 
 struct Play: ParsableCommand {
     static let configuration = CommandConfiguration(
