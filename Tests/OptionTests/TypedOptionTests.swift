@@ -121,6 +121,19 @@ let optionCases: [OptionCase] = [
         #expect(try #require(parsed("--simulate --profile a-wrist", as: Play.self)).calibration.profile == .named("a-wrist"))
     }
 
+    /// ExpressibleByArgument's init (completion, code that builds values from text) takes what the option takes.
+    @Test func theArgumentInitTakesWhatTheOptionTakes() {
+        #expect(BreathRamp(argument: "7:5.5") == BreathRamp(from: 7, to: 5.5) && BreathRamp(argument: "0:5") == nil)
+        #expect(BreathPattern(argument: "box")?.name == "box" && BreathPattern(argument: "4-7") == nil)
+        #expect(StrengthSetting(argument: "1")?.level == 1 && StrengthSetting(argument: "1.5") == nil)
+        #expect(SimLink(argument: "corrupt=0.5")?.impairments.corruptPerByte == 0.5 && SimLink(argument: "corrupt=0.6") == nil)
+        #expect(SocketMode(argument: "660")?.bits == 0o660 && SocketMode(argument: "066") == nil)
+        #expect(Spot(argument: "palm")?.name == "palm" && Spot(argument: "") == nil)
+        #expect(ProfileChoice(argument: "none") == ProfileChoice.none && ProfileChoice(argument: "a/b") == nil)
+        #expect(Easing(argument: "smoothstep") == .smoothstep && Easing(argument: "Smoothstep") == nil)
+        #expect(MotorKind(argument: "lra") == .lra && HoldSignal(argument: "pulse") == .pulse && RenderFormat(argument: "xml") == nil)
+    }
+
     @Test func defaultsAreTheDocumentedOnes() throws {
         let play = try #require(parsed("--simulate", as: Play.self))
         #expect(play.breath.pattern == nil && play.breath.strength == nil && play.motor == nil && play.simLink == nil)

@@ -19,10 +19,20 @@ protocol ArgumentValue: ExpressibleByArgument {
     static func value(_ text: String) throws(ValueProblem) -> Self
 }
 
+extension ArgumentValue {
+    /// The value, or nil when `value(_:)` refuses it.
+    public init?(argument: String) {
+        guard let v = try? Self.value(argument) else { return nil }
+        self = v
+    }
+}
+
 /// An option value that is one of a few words: its error line lists them.
 protocol ChoiceValue: ArgumentValue, CaseIterable, RawRepresentable where RawValue == String {}
 
 extension ChoiceValue {
+    public init?(argument: String) { self.init(rawValue: argument) }
+
     static func value(_ text: String) throws(ValueProblem) -> Self {
         guard let v = Self(rawValue: text) else { throw ValueProblem("expected \(OptionValue.list(allCases.map(\.rawValue)))") }
         return v

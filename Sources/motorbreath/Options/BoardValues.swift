@@ -32,11 +32,6 @@ struct SimLink: ArgumentValue, Equatable {
         self.text = text
         self.impairments = impairments
     }
-
-    init?(argument: String) {
-        guard let v = try? SimLink.value(argument) else { return nil }
-        self = v
-    }
 }
 
 /// --control-mode: permissions of the control socket, octal (600, 0660, 666); the owner can always read
@@ -54,9 +49,4 @@ struct SocketMode: ArgumentValue, Equatable {
     }
 
     init(bits: Int) { self.bits = bits }
-
-    init?(argument: String) {
-        guard let v = try? SocketMode.value(argument) else { return nil }
-        self = v
-    }
 }

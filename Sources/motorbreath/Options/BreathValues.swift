@@ -11,11 +11,6 @@ extension BreathPattern: ExpressibleByArgument, ArgumentValue {
         do { return try BreathPattern.parse(text) } catch { throw ValueProblem(error.reason) }
     }
 
-    public init?(argument: String) {
-        guard let v = try? BreathPattern.value(argument) else { return nil }
-        self = v
-    }
-
     /// The default pattern.
     static let fourSevenEight = try! BreathPattern.parse("4-7-8")
 }
@@ -35,11 +30,6 @@ struct BreathRamp: ArgumentValue, Equatable {
     init(from: Double, to: Double) {
         self.from = from
         self.to = to
-    }
-
-    init?(argument: String) {
-        guard let v = try? BreathRamp.value(argument) else { return nil }
-        self = v
     }
 
     /// As BreathOptions takes it.
@@ -68,10 +58,5 @@ struct StrengthSetting: ArgumentValue, Equatable {
     init(text: String, level: Double) {
         self.text = text
         self.level = level
-    }
-
-    init?(argument: String) {
-        guard let v = try? StrengthSetting.value(argument) else { return nil }
-        self = v
     }
 }

@@ -42,11 +42,6 @@ struct Spot: ArgumentValue, Equatable, CustomStringConvertible {
     }
 
     init(name: String) { self.name = name }
-
-    init?(argument: String) {
-        guard let v = try? Spot.value(argument) else { return nil }
-        self = v
-    }
 }
 
 /// --profile: none, or a saved profile's name (a word: it is a file name).
@@ -59,10 +54,5 @@ enum ProfileChoice: ArgumentValue, Equatable {
             throw ValueProblem("expected none or a profile name such as 53494d424f415244-wrist (see motorbreath calibrate)")
         }
         return text == "none" ? .none : .named(text)
-    }
-
-    init?(argument: String) {
-        guard let v = try? ProfileChoice.value(argument) else { return nil }
-        self = v
     }
 }
