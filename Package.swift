@@ -74,7 +74,7 @@ let package = Package(
         .testTarget(name: "PreferencesTests", dependencies: ["Preferences"]),
         .testTarget(name: "CalibrationTests", dependencies: ["Calibration", "Breath", "BoardAccess", "MotorSession", "SimBoard"]),
         .testTarget(name: "BreathTests", dependencies: ["Breath", "TestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "SimBoardTests", dependencies: ["SimBoard", "MotorSession", "Breath", "MotorWire"]),
+        .testTarget(name: "SimBoardTests", dependencies: ["BoardAccess", "SimBoard", "MotorSession", "Breath", "MotorWire"]),
         .testTarget(name: "TimingTests", dependencies: ["BoardAccess", "TimingBench", "SimBoard", "MotorSession", "Breath", "MotorWire", "SerialLink"]),
         // A real board on MOTORBREATH_BENCH_PORT (skipped, with a message, when it is not set).
         .testTarget(name: "BenchHardwareTests", dependencies: ["MotorSession", "SerialLink", "MotorWire"]),
