@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "Breath", targets: ["Breath"]),
         .library(name: "MotorSession", targets: ["MotorSession"]),
         .library(name: "SimBoard", targets: ["SimBoard"]),
+        .library(name: "BoardAccess", targets: ["BoardAccess"]),
         .library(name: "SerialLink", targets: ["SerialLink"]),
         .library(name: "MotorWire", targets: ["MotorWire"]),
         .library(name: "BoardCore", targets: ["BoardCore"]),
@@ -37,8 +38,11 @@ let package = Package(
         .target(name: "BoardCore", dependencies: ["MotorWire"]),
         // Patterns, curves and motor models rendered to duty frames.
         .target(name: "Breath"),
-        // Calibration: staircases, the procedure as a pure state machine, a simulated person, profiles.
-        .target(name: "Calibration", dependencies: ["Breath"]),
+        // Calibration: staircases, the procedure as a pure state machine, a simulated person, profiles, and the
+        // trial loop on a board (TrialPlayer, CalibrationRun).
+        .target(name: "Calibration", dependencies: ["Breath", "MotorSession", "SimBoard", "Preferences"]),
+        // What a person set once (the remembered strength) and the config directory it shares with the profiles.
+        .target(name: "Preferences"),
         // The host's clocks, locks and threads: thin wrappers over CLOCK_MONOTONIC and pthreads.
         .target(name: "HostPlatform"),
         // Byte links: libserialport ports, pty fallback, in-memory link with faults (re-exports HostPlatform).
@@ -47,16 +51,19 @@ let package = Package(
         .target(name: "SimBoard", dependencies: ["BoardCore", "MotorWire", "Breath", "SerialLink"]),
         // Host side of the protocol: prepare, clock sync, streaming, stop.
         .target(name: "MotorSession", dependencies: ["MotorWire", "SerialLink", "Breath"]),
+        // Picking the board (simulated world, simulated board or port), reopening it, its clock; and judging a
+        // simulated board's frames on its true clock.
+        .target(name: "BoardAccess", dependencies: ["MotorSession", "SimBoard", "SerialLink"]),
         // The control protocol (docs/control.md): commands, events, the hub, stdin and socket transports.
         .target(name: "MotorControl", dependencies: ["MotorSession", "Breath", "HostPlatform"]),
         // The conformance suite: every clause of protocol.md checked against a board, through its port only.
         .target(name: "BoardConformance", dependencies: ["MotorSession", "MotorWire", "SerialLink"]),
         // Sessions against the simulated world, measured on the true board clock; the naive streamer.
-        .target(name: "TimingBench", dependencies: ["SimBoard", "MotorSession", "Breath", "MotorWire", "HostPlatform"]),
+        .target(name: "TimingBench", dependencies: ["BoardAccess", "SimBoard", "MotorSession", "Breath", "MotorWire", "HostPlatform"]),
         .executableTarget(
             name: "motorbreath",
             dependencies: [
-                "MotorSession", "MotorControl", "SimBoard", "SerialLink", "Breath", "TimingBench", "BoardConformance", "Calibration",
+                "MotorSession", "MotorControl", "BoardAccess", "SimBoard", "SerialLink", "Breath", "TimingBench", "BoardConformance", "Calibration", "Preferences",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -66,13 +73,14 @@ let package = Package(
         .testTarget(name: "BoardCoreTests", dependencies: ["BoardCore", "MotorWire", "TestSupport"]),
         .testTarget(name: "EmbeddedTests"),
         .testTarget(name: "SerialLinkTests", dependencies: ["SerialLink", "MotorSession", "MotorWire"]),
-        .testTarget(name: "CalibrationTests", dependencies: ["Calibration", "Breath"]),
+        .testTarget(name: "PreferencesTests", dependencies: ["Preferences"]),
+        .testTarget(name: "CalibrationTests", dependencies: ["Calibration", "Breath", "BoardAccess", "MotorSession", "SimBoard"]),
         .testTarget(name: "BreathTests", dependencies: ["Breath", "TestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "SimBoardTests", dependencies: ["SimBoard", "MotorSession", "Breath", "MotorWire"]),
+        .testTarget(name: "SimBoardTests", dependencies: ["BoardAccess", "SimBoard", "MotorSession", "Breath", "MotorWire"]),
         // The player's parts on their own (send window, repair guards, line budget, duty check, clock-sync
         // scheduling), table-driven, CPU only.
         .testTarget(name: "MotorSessionTests", dependencies: ["MotorSession", "MotorWire", "Breath"]),
-        .testTarget(name: "TimingTests", dependencies: ["TimingBench", "SimBoard", "MotorSession", "Breath", "MotorWire", "SerialLink"]),
+        .testTarget(name: "TimingTests", dependencies: ["BoardAccess", "TimingBench", "SimBoard", "MotorSession", "Breath", "MotorWire", "SerialLink"]),
         // A real board on MOTORBREATH_BENCH_PORT (skipped, with a message, when it is not set).
         .testTarget(name: "BenchHardwareTests", dependencies: ["MotorSession", "SerialLink", "MotorWire"]),
         // hardware/: the guides' netlists, wiring tables and udev rules against the firmware's pins; and a ///
@@ -88,6 +96,11 @@ let package = Package(
         .testTarget(
             name: "AVRBoardTests",
             dependencies: ["MotorSession", "SerialLink", "Breath", "MotorWire", "BoardCore", "motorbreath", "TestSupport"]
+        ),
+        // Command lines parsed in process: every typed option's values, range edges and error lines.
+        .testTarget(
+            name: "OptionTests",
+            dependencies: ["motorbreath", "Breath", "SimBoard", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(
             name: "EndToEndTests",

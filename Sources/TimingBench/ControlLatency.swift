@@ -3,6 +3,7 @@
 // changed frame. On a simulated board the output time comes from the board's true clock; on a real port
 // from the board's own PLAYED tick through the host's clock estimate.
 
+import BoardAccess
 import Breath
 import MotorSession
 import MotorWire

@@ -1,6 +1,7 @@
 // Plays a breath with motorbreath's host session against a simulated board in virtual time, and
 // measures every frame the board output against its true clock.
 
+import BoardAccess
 import Breath
 import Foundation
 import MotorSession

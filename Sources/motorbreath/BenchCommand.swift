@@ -1,6 +1,7 @@
 // `motorbreath bench --port PATH`: the hardware bench test, on a real board or the emulated one.
 
 import ArgumentParser
+import BoardAccess
 import Foundation
 import MotorSession
 import SerialLink
@@ -27,11 +28,11 @@ struct BenchCommand: ParsableCommand {
 
     func run() throws {
         Signals.install()
-        let port = try connection.resolvedPath()
-        let link = try connection.open(port, quiet: json)
-        defer { link.close() }
-        let channel = BoardChannel(link: link)
-        var options = connection.sessionOptions
+        let board = try connection.connect(quiet: json)
+        defer { board.close() }
+        let port = board.portPath ?? ""
+        let channel = board.channel()
+        let options = connection.sessionOptions
         let progress = ProgressLine(label: "bench", quiet: json)
         defer { progress.finish() }  // the cursor comes back on every way out
         let r: BenchReport

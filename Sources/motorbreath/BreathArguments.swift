@@ -2,12 +2,12 @@
 
 import ArgumentParser
 import Breath
-import Calibration
+import Preferences
 
 struct BreathArguments: ParsableArguments {
     @Option(parsing: .unconditional, help: "Breath pattern: 4-7-8, box, coherent, sigh, or in-hold-out[-holdout] seconds (e.g. 5-0-5); inhale and exhale 0.5...120 s, holds 0 or 0.1...120 s.",
-            transform: OptionValue.pattern)
-    var pattern: String?
+            transform: BreathPattern.value)
+    var pattern: BreathPattern?
 
     @Option(help: "AHAP file to play instead of a breath pattern (alone: the breath options do not apply to it).")
     var ahap: String?
@@ -21,8 +21,8 @@ struct BreathArguments: ParsableArguments {
     var minutes: Double?
 
     @Option(parsing: .unconditional, help: "Breathing rate ramp FROM:TO breaths per minute across the session, each 1...30, e.g. 7:5.5.",
-            transform: OptionValue.ramp)
-    var ramp: String?
+            transform: BreathRamp.value)
+    var ramp: BreathRamp?
 
     @Flag(help: "Cue taps: soft at each inhale, lighter at each exhale, a fading three-tap at the end.")
     var cues = false
@@ -31,42 +31,42 @@ struct BreathArguments: ParsableArguments {
     var countedTaps = false
 
     @Option(help: "What plays during holds: none (silence), ticks (a faint tap every second) or pulse (a soft faint swell every 1.5 s), so a hold is not taken for a dead device (default: none).",
-            transform: OptionValue.choice(HoldSignal.allCases.map(\.rawValue)))
-    var hold: String?
+            transform: HoldSignal.value)
+    var hold: HoldSignal?
 
     @Option(parsing: .unconditional, help: "Strength: off, subtle, moderate, strong, or a number 0...1. Remembered: the default is the last one play was given, else strong.",
-            transform: OptionValue.strength)
-    var strength: String?
+            transform: StrengthSetting.value)
+    var strength: StrengthSetting?
 
     @Option(help: "Swell shape: linear (as Core Haptics plays curves), sine-in-out, smoothstep, cubic-in-out.",
-            transform: OptionValue.choice(Easing.allCases.map(\.rawValue)))
-    var easing: String?
+            transform: Easing.value)
+    var easing: Easing?
 
     /// The strength to use: the flag, else the one remembered from the last play, else strong; with a note
     /// when the remembered one is off (every frame zero) or the settings cannot be used.
-    func chosenStrength() -> (text: String, notes: [String]) {
+    func chosenStrength() -> (strength: StrengthSetting, notes: [String]) {
         if let strength { return (strength, []) }
         let saved: String?
-        do { saved = try ConfigStore().lastStrength() } catch {
-            return ("strong", ["\(error); using strong"])
+        do { saved = try PreferenceStore().lastStrength() } catch {
+            return (.strong, ["\(error); using strong"])
         }
-        guard let saved else { return ("strong", []) }
-        guard let level = try? Strength.parse(saved) else {
-            return ("strong", ["the remembered strength '\(saved)' is not one motorbreath takes; using strong"])
+        guard let saved else { return (.strong, []) }
+        guard let remembered = try? StrengthSetting.value(saved) else {
+            return (.strong, ["the remembered strength '\(saved)' is not one motorbreath takes; using strong"])
         }
-        return (saved, level == 0 ? ["strength \(saved) (remembered; --strength moderate to change)"] : [])
+        return (remembered, remembered.level == 0 ? ["strength \(saved) (remembered; --strength moderate to change)"] : [])
     }
 
     /// Remembers an explicit --strength for next time (a note if it cannot be written).
     func rememberStrength() {
         guard let strength, ahap == nil else { return }
-        do { try ConfigStore().saveStrength(strength) } catch {
+        do { try PreferenceStore().saveStrength(strength.text) } catch {
             Stderr.write("motorbreath: note: could not remember the strength: \(error)\n")
         }
     }
 
     /// The pattern's name for titles: the file, or the pattern text.
-    var title: String { ahap ?? pattern ?? "4-7-8" }
+    var title: String { ahap ?? pattern?.name ?? "4-7-8" }
 
     func validate() throws {
         guard cycles == nil || minutes == nil else { throw ValidationError("use --cycles or --minutes, not both") }
@@ -82,7 +82,7 @@ struct BreathArguments: ParsableArguments {
     }
 
     /// The pattern to play and how long it lasts, or a one-line error.
-    func build() throws -> (pattern: HapticPattern, duration: Double, plan: BreathPlan?, notices: [String]) {
+    func build() throws -> BuiltBreath {
         if let path = ahap {
             do {
                 let imported = try AHAPImport(path: path)
@@ -94,17 +94,17 @@ struct BreathArguments: ParsableArguments {
         var options = BreathOptions()
         var notices: [String] = []
         do {
-            let breath = try BreathPattern.parse(pattern ?? "4-7-8")
+            let breath = try pattern ?? BreathPattern.parse("4-7-8")
             if let c = cycles { options.length = .cycles(c) }
             if let m = minutes { options.length = .minutes(m) }
-            if let r = ramp { options.rampBPM = try BreathOptions.parseRamp(r) }
+            options.rampBPM = ramp?.bpm
             let chosen = chosenStrength()
             notices += chosen.notes
-            options.strength = try Strength.parse(chosen.text)
-            options.easing = Easing(rawValue: easing ?? "linear") ?? .linear
+            options.strength = chosen.strength.level
+            options.easing = easing ?? .linear
             options.cues = cues || countedTaps
             options.countedTaps = countedTaps
-            options.holdSignal = HoldSignal(rawValue: hold ?? "none") ?? .none
+            options.holdSignal = hold ?? .none
             if let c = cycles {
                 // Checked before the plan is laid out: 100000 cycles of 120 s phases would be weeks.
                 let longest = HapticPattern.longestSeconds
@@ -121,17 +121,12 @@ struct BreathArguments: ParsableArguments {
     }
 }
 
+/// What play and render play: the haptic pattern and its length, the breath plan it came from (nil for an
+/// AHAP file), and the notes of the import.
+typealias BuiltBreath = (pattern: HapticPattern, duration: Double, plan: BreathPlan?, notices: [String])
+
 /// Prints the first notes of an AHAP import, one line each, and how many more there were.
 func printNotices(_ notices: [String], limit: Int = 10) {
     for n in notices.prefix(limit) { Stderr.write("motorbreath: note: \(oneLine(n))\n") }
     if notices.count > limit { Stderr.write("motorbreath: note: \(notices.count - limit) more notes like these\n") }
-}
-
-/// `--motor erm|lra` with the reference physics.
-func motorProfile(_ name: String) throws -> MotorProfile {
-    switch name.lowercased() {
-    case "erm": return .referenceERM
-    case "lra": return .referenceLRA
-    default: throw fail("unknown motor '\(name)' (use erm or lra)")
-    }
 }

@@ -2,6 +2,7 @@
 // one line per clause with the section it checks, and exits 0 only when every clause passes.
 
 import ArgumentParser
+import BoardAccess
 import BoardConformance
 import Foundation
 import SerialLink
@@ -16,7 +17,8 @@ struct ConformCommand: ParsableCommand {
             what was seen) or N/A (a variant the board does not have), and the protocol.md section it checks. \
             It takes about 20 seconds and leaves the motor off. Exit status 0 only when every clause passes. \
             A board is held to the protocol revision it announces (1.0 when it announces none): clauses a \
-            later revision introduced are N/A; --revision holds it to another.
+            later revision introduced are N/A; --revision holds it to another. --simulate checks the reference \
+            BoardCore, on a simulated board of its own.
 
             Examples:
               motorbreath conform --port /dev/ttyUSB0
@@ -25,10 +27,7 @@ struct ConformCommand: ParsableCommand {
             """
     )
 
-    @OptionGroup(title: "Board connection") var connection: PortArguments
-
-    @Flag(help: "Check the built-in simulated board (the reference BoardCore).")
-    var simulate = false
+    @OptionGroup var board: BoardArguments
 
     @Option(help: "Run only the clauses whose id starts with this (repeatable), e.g. framing, stop.deferred.")
     var only: [String] = []
@@ -41,9 +40,6 @@ struct ConformCommand: ParsableCommand {
     var json = false
 
     func validate() throws {
-        guard simulate || connection.port != nil else {
-            throw ValidationError("say where the board is: --port /dev/ttyUSB0, or --simulate")
-        }
         if let revision, Revision(parsing: revision).map({ $0 <= .current }) != true {
             throw ValidationError("--revision is one of 1.0 ... \(Revision.current), not '\(revision)'")
         }
@@ -51,21 +47,11 @@ struct ConformCommand: ParsableCommand {
 
     func run() throws {
         Signals.install()
-        let link: ByteLink
-        var board: SimulatedBoard?
-        if simulate {
-            let pair = SimulatedBoard.inProcess()
-            link = pair.link
-            board = pair.board
-        } else {
-            link = try connection.open(try connection.resolvedPath(), quiet: json)
-        }
-        defer {
-            link.close()
-            board?.stop()
-        }
+        // --simulate checks the reference BoardCore, on a simulated board of its own thread.
+        let connected = try board.connect(quiet: json) { .simulatedBoard() }
+        defer { connected.close() }
         let rig: Rig
-        do { rig = try Rig(link: link, bootWaitMs: connection.bootWait) } catch { throw fail("\(error)") }
+        do { rig = try Rig(link: connected.link, bootWaitMs: board.connection.bootWait) } catch { throw fail("\(error)") }
         if let revision, let held = Revision(parsing: revision) { rig.heldTo = held }
         if !json {
             let announced = rig.info.revision == nil ? "announces no revision" : "announces revision \(rig.announced)"

@@ -16,8 +16,8 @@ struct FidelityCommand: ParsableCommand {
             """
     )
 
-    @Option(parsing: .unconditional, help: "Breath pattern to measure (default: 4-7-8).", transform: OptionValue.pattern)
-    var pattern: String = "4-7-8"
+    @Option(parsing: .unconditional, help: "Breath pattern to measure (default: 4-7-8).", transform: BreathPattern.value)
+    var pattern: BreathPattern = .fourSevenEight
 
     @Option(parsing: .unconditional, help: "Frames per second (50...1000) (default: 250).", transform: OptionValue.int(50...1000))
     var frameRate: Int = 250
@@ -37,9 +37,36 @@ struct FidelityCommand: ParsableCommand {
     }
 
     func run() throws {
-        let breath: BreathPattern
-        do { breath = try BreathPattern.parse(pattern) } catch { throw fail(error) }
-        let plan = BreathPlan(pattern: breath)
+        let rows = measureRows()
+        let speed = measureSpeed(breath: pattern)
+        if json {
+            let out: [String: Any] = [
+                "pattern": pattern.name, "frame_rate": frameRate,
+                "fidelity": rows.map { ["name": $0.name, "rms_percent": $0.rms_percent, "worst_percent": $0.worst_percent, "onset_error_ms": $0.onset_error_ms] },
+                "frames_per_second": ["streaming_renderer": speed.streaming, "naive_per_frame": speed.naive],
+            ]
+            print(String(decoding: try JSONSerialization.data(withJSONObject: out, options: [.prettyPrinted, .sortedKeys]), as: UTF8.self))
+            return
+        }
+        print("Fidelity of \(pattern.name) at \(frameRate) Hz: modeled felt amplitude vs intended, every frame end.")
+        print("Reference ERM: time constant 80 ms, start threshold 15 %. Onset: first reaching 10 % of the peak.")
+        print("Calibrated profile: thresholds and lag (spin-up task) from the calibration against a simulated")
+        print("person (seed 1) on the slower motor.")
+        print("")
+        print("case".padding(52) + "RMS error".leftPad(10) + "worst".leftPad(9) + "onset".leftPad(11))
+        for r in rows {
+            print(r.name.padding(52) + "\(fixed(r.rms_percent, 2)) %".leftPad(10) + "\(fixed(r.worst_percent, 1)) %".leftPad(9)
+                  + "\(r.onset_error_ms >= 0 ? "+" : "")\(fixed(r.onset_error_ms, 0)) ms".leftPad(11))
+        }
+        print("")
+        print("Render speed, one core, 10-minute session:")
+        print("  streaming renderer (compensated, i16): \(fixed(speed.streaming / 1e6, 1)) M frames/s")
+        print("  naive per-frame pattern evaluation:    \(fixed(speed.naive / 1e6, 1)) M frames/s (\(fixed(speed.streaming / speed.naive, 0))x slower)")
+    }
+
+    /// Felt-vs-intended error of each case: motors, compensation, braking, warm-up, a calibrated profile.
+    func measureRows() -> [Row] {
+        let plan = BreathPlan(pattern: pattern)
         let erm = MotorProfile.referenceERM
         let weaker = ERMModel(riseTau: 0.100, fallTau: 0.100, startThreshold: 0.18)
         let weakerERM = MotorProfile.erm(weaker)
@@ -73,30 +100,7 @@ struct FidelityCommand: ParsableCommand {
                                      compensate: comp, warmup: warmup, warmupMargin: margin)
             rows.append(Row(name: name, rms_percent: r.rmsPercent, worst_percent: r.maxErrorPercent, onset_error_ms: r.onsetErrorMs))
         }
-        let speed = measureSpeed(breath: breath)
-        if json {
-            let out: [String: Any] = [
-                "pattern": pattern, "frame_rate": frameRate,
-                "fidelity": rows.map { ["name": $0.name, "rms_percent": $0.rms_percent, "worst_percent": $0.worst_percent, "onset_error_ms": $0.onset_error_ms] },
-                "frames_per_second": ["streaming_renderer": speed.streaming, "naive_per_frame": speed.naive],
-            ]
-            print(String(decoding: try JSONSerialization.data(withJSONObject: out, options: [.prettyPrinted, .sortedKeys]), as: UTF8.self))
-            return
-        }
-        print("Fidelity of \(pattern) at \(frameRate) Hz: modeled felt amplitude vs intended, every frame end.")
-        print("Reference ERM: time constant 80 ms, start threshold 15 %. Onset: first reaching 10 % of the peak.")
-        print("Calibrated profile: thresholds and lag (spin-up task) from the calibration against a simulated")
-        print("person (seed 1) on the slower motor.")
-        print("")
-        print("case".padding(52) + "RMS error".leftPad(10) + "worst".leftPad(9) + "onset".leftPad(11))
-        for r in rows {
-            print(r.name.padding(52) + "\(fixed(r.rms_percent, 2)) %".leftPad(10) + "\(fixed(r.worst_percent, 1)) %".leftPad(9)
-                  + "\(r.onset_error_ms >= 0 ? "+" : "")\(fixed(r.onset_error_ms, 0)) ms".leftPad(11))
-        }
-        print("")
-        print("Render speed, one core, 10-minute session:")
-        print("  streaming renderer (compensated, i16): \(fixed(speed.streaming / 1e6, 1)) M frames/s")
-        print("  naive per-frame pattern evaluation:    \(fixed(speed.naive / 1e6, 1)) M frames/s (\(fixed(speed.streaming / speed.naive, 0))x slower)")
+        return rows
     }
 
     /// Frames per second of the streaming renderer and of evaluating the pattern afresh for every frame.

@@ -1,6 +1,7 @@
 // `motorbreath info --port PATH`: what the board says about itself (INFO) and its state now (STATUS).
 
 import ArgumentParser
+import BoardAccess
 import Foundation
 import MotorSession
 import MotorWire
@@ -66,10 +67,10 @@ struct InfoCommand: ParsableCommand {
     }
 
     func run() throws {
-        let port = try connection.resolvedPath()
-        let link = try connection.open(port, quiet: json)
-        defer { link.close() }
-        let channel = BoardChannel(link: link)
+        let board = try connection.connect(quiet: json)
+        defer { board.close() }
+        let port = board.portPath ?? ""
+        let channel = board.channel()
         let info: Info
         let status: Status
         var limits: Limits?

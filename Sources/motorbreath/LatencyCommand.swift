@@ -2,6 +2,7 @@
 // resume at random instants), on the simulated board in virtual time or on a real port.
 
 import ArgumentParser
+import BoardAccess
 import Foundation
 import MotorSession
 import SerialLink
@@ -26,8 +27,8 @@ struct LatencyCommand: ParsableCommand {
 
     @OptionGroup(title: "Board connection") var connection: PortArguments
 
-    @Option(help: "Simulated link (without --port) (default: latency=16ms,jitter=8ms,drift=500ppm).", transform: OptionValue.simLink)
-    var simLink: String = "latency=16ms,jitter=8ms,drift=500ppm"
+    @Option(help: "Simulated link (without --port) (default: latency=16ms,jitter=8ms,drift=500ppm).", transform: SimLink.value)
+    var simLink: SimLink = .usbSerial
 
     @Option(parsing: .unconditional, help: "How many changes to make, 1...10000 (default: 40).", transform: OptionValue.int(1...10_000))
     var changes: Int = 40
@@ -43,21 +44,12 @@ struct LatencyCommand: ParsableCommand {
 
     func run() throws {
         Signals.install()
-        let link: ByteLink
-        var clock: HostClock = SystemClock()
-        var world: SimWorld?
-        if connection.port != nil {
-            link = try connection.open(try connection.resolvedPath(), quiet: json)
-        } else {
-            let impairments: LinkImpairments
-            do { impairments = try LinkImpairments.parse(simLink) } catch { throw fail(error) }
-            let w = SimWorld(impairments: impairments, pacing: .virtual, seed: seed)
-            link = w.hostLink
-            clock = w.hostClock
-            world = w
-        }
-        defer { link.close() }
-        let channel = BoardChannel(link: link, clock: clock)
+        let impairments = simLink.impairments
+        let board = connection.port != nil ? try connection.connect(quiet: json)
+            : .simulated(SimWorld(impairments: impairments, pacing: .virtual, seed: seed))
+        defer { board.close() }
+        let world = board.world
+        let channel = board.channel()
         var options = connection.sessionOptions
         options.allowReverse = true
         let result: ControlLatencyResult

@@ -11,7 +11,7 @@ enum ViewKind: String, ExpressibleByArgument, CaseIterable {
     case status, breath
 }
 
-struct LiveView {
+final class LiveView {
     let plan: BreathPlan?
     /// A breath that can change while it plays: its phases come from here, and the controls' values.
     var live: (any SteerableFrames)?
@@ -34,7 +34,7 @@ struct LiveView {
         line = !quiet && Stderr.isTerminal ? LiveLine() : nil
     }
 
-    mutating func show(_ live: LiveStatus) {
+    func show(_ live: LiveStatus) {
         guard !quiet else { return }
         let end = self.live.map { $0.plan.duration } ?? duration
         let t = max(0, min(live.elapsed, end))

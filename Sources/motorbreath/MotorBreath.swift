@@ -34,9 +34,8 @@ struct MotorBreath: ParsableCommand {
     /// ("motorbreath: ...", no usage block) and a word that is no command says so.
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
-        let commands = configuration.subcommands.map { $0._commandName } + ["help"]
-        if let first = arguments.first, !first.hasPrefix("-"), !commands.contains(first) {
-            Stderr.write("motorbreath: unknown command '\(oneLine(first))' (commands: \(OptionValue.list(commands.filter { $0 != "help" })); see motorbreath --help)\n")
+        if let line = unknownCommandLine(arguments) {
+            Stderr.write(line + "\n")
             Glibc.exit(ExitCode.validationFailure.rawValue)
         }
         do {
@@ -45,9 +44,22 @@ struct MotorBreath: ParsableCommand {
         } catch {
             let code = exitCode(for: error)
             if code == .success { exit(withError: error) }  // --help, --version
-            let lines = message(for: error).split(separator: "\n")
-            if !lines.isEmpty { Stderr.write("motorbreath: \(oneLine(lines.joined(separator: "; ")))\n") }
+            if let line = errorLine(for: error) { Stderr.write(line + "\n") }
             Glibc.exit(code.rawValue)
         }
+    }
+
+    /// The line for a first word that is no command (nil: it is one, or an option).
+    static func unknownCommandLine(_ arguments: [String]) -> String? {
+        let commands = configuration.subcommands.map { $0._commandName } + ["help"]
+        guard let first = arguments.first, !first.hasPrefix("-"), !commands.contains(first) else { return nil }
+        return "motorbreath: unknown command '\(oneLine(first))' (commands: \(OptionValue.list(commands.filter { $0 != "help" })); see motorbreath --help)"
+    }
+
+    /// The one line a parse or run error prints: "motorbreath: " and ArgumentParser's message, its lines
+    /// joined (nil when it has none).
+    static func errorLine(for error: Error) -> String? {
+        let lines = message(for: error).split(separator: "\n")
+        return lines.isEmpty ? nil : "motorbreath: \(oneLine(lines.joined(separator: "; ")))"
     }
 }

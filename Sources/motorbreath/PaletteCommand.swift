@@ -2,6 +2,7 @@
 // HapticPalette sample, to explore a motor and a spot on the skin before choosing a strength.
 
 import ArgumentParser
+import BoardAccess
 import Breath
 import MotorControl
 import Foundation
@@ -24,10 +25,7 @@ struct PaletteCommand: ParsableCommand {
             """
     )
 
-    @OptionGroup(title: "Board connection") var connection: PortArguments
-
-    @Flag(help: "Use the built-in simulated board.")
-    var simulate = false
+    @OptionGroup var board: BoardArguments
 
     @OptionGroup(title: "Calibration") var calibration: ProfileArguments
 
@@ -37,26 +35,14 @@ struct PaletteCommand: ParsableCommand {
     @Option(help: "Listen on this Unix socket for commands and events (JSON lines).")
     var controlSocket: String?
 
-    func validate() throws {
-        guard simulate || connection.port != nil else { throw ValidationError("say where the board is: --port /dev/ttyUSB0, or --simulate") }
-    }
-
     func run() throws {
         Signals.install()
         Signals.followResizes()
-        let link: ByteLink
-        var clock: HostClock = SystemClock()
-        if simulate {
-            let world = SimWorld(pacing: .realTime)
-            link = world.hostLink
-            clock = world.hostClock
-        } else {
-            link = try connection.open(try connection.resolvedPath())
-        }
-        defer { link.close() }
-        var options = connection.sessionOptions
+        let connected = try board.connect { .simulated(SimWorld(pacing: .realTime)) }
+        defer { connected.close() }
+        var options = board.connection.sessionOptions
         options.allowReverse = true
-        let session = BreathSession(link: link, clock: clock, options: options)
+        let session = connected.session(options: options)
         // One long phase at a constant level, looping: a steady vibration the controls change.
         let steady = BreathPattern(name: "palette", phases: [PhaseSpec(.inhale, 60, from: 1, to: 1)])
         var breath = BreathOptions()

@@ -1,15 +1,8 @@
 // `motorbreath play` (the default): prepare the board, stream the breath, stop with the motor off.
 
 import ArgumentParser
-import Breath
 import MotorControl
-import Calibration
-import Foundation
 import MotorSession
-import MotorWire
-import SerialLink
-import SimBoard
-import TimingBench
 
 struct Play: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -26,10 +19,7 @@ struct Play: ParsableCommand {
             """
     )
 
-    @Flag(help: "Play on the built-in simulated board (no hardware needed).")
-    var simulate = false
-
-    @OptionGroup(title: "Board connection") var connection: PortArguments
+    @OptionGroup var board: BoardArguments
 
     @OptionGroup var breath: BreathArguments
 
@@ -39,8 +29,8 @@ struct Play: ParsableCommand {
     var frameRate: Int = 250
 
     @Option(help: "Motor model the frames are shaped for: erm or lra (the board's INFO says which it drives).",
-            transform: OptionValue.choice(["erm", "lra"]))
-    var motor: String?
+            transform: MotorKind.value)
+    var motor: MotorKind?
 
     @Flag(help: "Send the intended intensity as the duty, with no motor compensation.")
     var noCompensation = false
@@ -49,8 +39,8 @@ struct Play: ParsableCommand {
     var noWarmup = false
 
     @Option(help: "Simulated link and board clock, e.g. latency=16ms,jitter=8ms,drift=500ppm,corrupt=0.01 (with --simulate).",
-            transform: OptionValue.simLink)
-    var simLink: String?
+            transform: SimLink.value)
+    var simLink: SimLink?
 
     @Flag(help: "With --simulate: run the whole session in virtual time, as fast as the CPU allows.")
     var virtualTime = false
@@ -68,8 +58,8 @@ struct Play: ParsableCommand {
     var controlSocket: String?
 
     @Option(help: ArgumentHelp("Permissions of the control socket, octal: 600 (the default) lets only you connect, 660 your group too, 666 everyone.", valueName: "mode"),
-            transform: OptionValue.socketMode)
-    var controlMode: Int = 0o600
+            transform: SocketMode.value)
+    var controlMode: SocketMode = .ownerOnly
 
     @Flag(help: "In a terminal, ignore the keys (up/down intensity, left/right pace, space pause, f finish, q quit).")
     var noKeys = false
@@ -92,14 +82,10 @@ struct Play: ParsableCommand {
     var view: ViewKind = .status
 
     func validate() throws {
-        guard simulate || connection.port != nil else {
-            throw ValidationError("say where the board is: --port /dev/ttyUSB0, or --simulate to run without one")
-        }
-        guard !(simulate && connection.port != nil) else { throw ValidationError("use --simulate or --port, not both") }
-        guard simulate || (simLink == nil && !virtualTime) else {
+        guard board.simulate || (simLink == nil && !virtualTime) else {
             throw ValidationError("--sim-link and --virtual-time work with --simulate only")
         }
-        guard controlSocket != nil || controlMode == 0o600 else { throw ValidationError("--control-mode sets the permissions of --control-socket; give that too") }
+        guard controlSocket != nil || controlMode == .ownerOnly else { throw ValidationError("--control-mode sets the permissions of --control-socket; give that too") }
         guard control == nil || control == "-" else { throw ValidationError("--control takes - (standard input and output)") }
         guard !(control == "-" && json) else { throw ValidationError("--control - writes events to standard output; the report is its last event (drop --json)") }
         guard !loop || breath.ahap == nil else { throw ValidationError("--loop repeats a breath pattern, not an AHAP file") }
@@ -114,125 +100,24 @@ struct Play: ParsableCommand {
         let built = try breath.build()
         breath.rememberStrength()
         if !quiet { printNotices(built.notices) }
-        var options = connection.sessionOptions
-        options.frameRate = frameRate
-        options.allowReverse = !noCompensation
-        options.failsafeMs = UInt16(failsafeMs)
-        options.lineShare = Double(lineShare) / 100
-
-        let link: ByteLink
-        var resolvedPort = ""
-        var clock: HostClock = SystemClock()
-        var world: SimWorld?
-        if simulate {
-            var impairments = LinkImpairments()
-            if let simLink {
-                do { impairments = try LinkImpairments.parse(simLink) } catch { throw fail(error) }
-            }
-            let w = SimWorld(impairments: impairments, pacing: virtualTime ? .virtual : .realTime, seed: seed)
-            link = w.hostLink
-            clock = w.hostClock
-            world = w
-        } else {
-            do {
-                resolvedPort = try connection.resolvedPath()
-                link = try connection.open(resolvedPort, quiet: quiet)
-            } catch {
-                // The port never opened: scripts still get a report, with the reason (already printed).
-                if json {
-                    var failed = PlayReport()
-                    failed.error = "the port could not be opened"
-                    try printJSON(failed)
-                }
-                throw error
-            }
-        }
-        defer { link.close() }
-
-        let session = BreathSession(link: link, clock: clock, options: options)
-        if let world {
-            session.reopen = { () throws(LinkError) -> ByteLink in world.hostLink }
-        } else if !resolvedPort.isEmpty {
-            let path = resolvedPort
-            let settings = connection.settings
-            session.reopen = { () throws(LinkError) -> ByteLink in try PortOpener.open(path: path, settings: settings) }
-        }
-        var view = LiveView(plan: built.plan, pattern: built.pattern, duration: built.duration, quiet: quiet, kind: view)
+        let connected = try connect()
+        defer { connected.close() }
+        let session = connected.session(options: sessionOptions)
+        let view = LiveView(plan: built.plan, pattern: built.pattern, duration: built.duration, quiet: quiet, kind: view)
         defer { view.finish() }  // every way out gives the cursor and colours back (finish is idempotent)
-        let report: PlayReport
         var controls: PlayControls?
         defer { controls?.stop() }  // keys give the terminal back, the socket file goes
+        let report: PlayReport
         do {
             let prepared = try session.prepare()
-            if !quiet {
-                let ceiling = prepared.limits.map { ", drive ceiling \(Int((Double($0.ceilingLevel) / 327.67).rounded())) %" } ?? ""
-                Stderr.write("board: \(prepared.info.displayName), \(prepared.info.motorKind == .lra ? "LRA" : "ERM")\(ceiling), prepared in \(Int(Double(prepared.prepareNs) / 1e6)) ms\n")
-            }
-            let base = try motor.map(motorProfile) ?? session.motor
-            let calibrated = try calibration.forBoard(uniqueID: prepared.info.uniqueID, boardName: prepared.info.name.text)
-            let profile = calibrated?.motor(or: base) ?? base
-            if let calibrated, !quiet {
-                Stderr.write("profile: \(calibrated.name): felt \(fixed(calibrated.feltThreshold * 100, 1))...\(fixed(calibrated.comfortMax * 100, 1)) %, motor starts at \(fixed(calibrated.startThreshold * 100, 1)) %\n")
-            }
-            if case .lra = profile, prepared.info.lraResonanceDeciHz == 0 {
-                Stderr.write("motorbreath: note: the LRA board reports no resonance frequency; its carrier may be off resonance\n")
-            }
+            announce(prepared)
             controls = try startControls(session: session, plan: built.plan, prepared: prepared)
             view.controls = controls?.hub
-            // In simulation the board's true clock is known: judge every frame against it, as it plays (a
-            // steered breath against what the host meant at the time: the live source itself).
-            var truth: TrueTiming?
-            var warmup = 0.0
-            session.willPlay = { player, frames in
-                warmup = Double(frames.warmupFrames) / Double(frameRate)
-                view.live = frames.steerable
-                if let world {
-                    world.recordPlays = false
-                    truth = TrueTiming(world: world, player: player, expected: frames)
-                }
-            }
-            session.onStatus = { live in
-                var breathTime = live
-                breathTime.elapsed -= warmup
-                view.show(breathTime)
-                controls?.hub.noteSessionState(PlayControls.stateFields(breathTime, frames: view.live, board: prepared.info.displayName))
-            }
-            session.shouldStop = { Signals.pending != 0 }
-            var r: PlayReport
-            if let plan = built.plan {
-                r = try session.play(plan.pattern, breath: plan.options, loop: loop, motor: profile,
-                                     compensate: !noCompensation, warmup: noWarmup ? 0 : 0.3, feltRange: calibrated?.feltRange,
-                                     warmupMargin: calibrated == nil ? 1.5 : CalibrationProfile.warmupMargin)
-            } else {
-                r = try session.play(pattern: built.pattern, duration: built.duration, motor: profile,
-                                     compensate: !noCompensation, warmup: noWarmup ? 0 : 0.3, feltRange: calibrated?.feltRange,
-                                     warmupMargin: calibrated == nil ? 1.5 : CalibrationProfile.warmupMargin)
-            }
-            r.profile = calibrated?.name
-            if let truth {
-                r.framesPlayed = truth.framesPlayed
-                r.startErrorUs = truth.startErrorUs
-                r.scheduleErrorUs = truth.scheduleErrorUs
-                r.underruns = truth.underruns
-                r.wrongDuties = truth.wrongDuties
-            }
-            report = r
+            report = try play(built, session: session, on: connected, prepared: prepared, view: view, controls: controls)
             controls?.finished(report)
         } catch let error as SessionError {
             view.finish()
-            var message = error.description
-            if case .noHello = error, let hint = USBSerialTuning.modemManagerHint(forPort: resolvedPort) {
-                message += "; \(hint)"
-            }
-            // Scripts learn what happened from the same report, with an error field.
-            var failed = session.player?.report ?? PlayReport()
-            if session.player == nil { failed.motorOffAtExit = session.channel.stopNow(timeoutMs: options.replyTimeoutMs) }
-            failed.interrupted = Signals.pending != 0
-            failed.error = failed.interrupted ? nil : message
-            if json { try printJSON(failed) }
-            controls?.failed(message, report: failed)
-            if Signals.pending != 0 { throw ExitCode(Signals.exitCode) }
-            throw fail(message)
+            throw try failed(error, session: session, port: connected.portPath, controls: controls)
         }
         view.finish()
         if json {

@@ -1,7 +1,8 @@
 // The options that say how to reach a real board (--port, --baud, --driver, modem lines, boot wait),
-// shared by play, selftest, info and bench, and the one place a port is opened from the CLI.
+// shared by every command that opens a board, and `--simulate` for those that can play on the simulated one.
 
 import ArgumentParser
+import BoardAccess
 import MotorSession
 import SerialLink
 
@@ -52,30 +53,36 @@ struct PortArguments: ParsableArguments {
         LinkSettings(baud: baud, driver: driver, dtr: dtr.map { $0 == .on }, rts: rts.map { $0 == .on })
     }
 
-    /// `--port`, with `auto` resolved to the one answering board. Exits with one line when there is none.
-    func resolvedPath() throws -> String {
+    /// The board on `--port` (`auto`: the one port whose board answers), opened with these settings: FTDI
+    /// latency advice, the optional reset pulse, one-line errors.
+    func connect(quiet: Bool = false) throws -> BoardConnection {
         guard let port else { throw fail("say where the board is: --port /dev/ttyUSB0 (see: motorbreath ports)") }
-        guard port == "auto" else { return port }
-        switch BoardProbe.autoSelect(settings: settings) {
-        case .success(let found): return found
-        case .failure(let e): throw fail(e)
-        }
-    }
-
-    /// Opens `path` with these settings: FTDI latency advice, optional reset pulse, one-line errors.
-    func open(_ path: String, quiet: Bool = false) throws -> ByteLink {
+        let path: String
+        do { path = try BoardConnection.resolve(port, settings: settings) } catch { throw fail(error) }
         if lowLatency, !USBSerialTuning.setLowLatency(forPort: path), let timer = USBSerialTuning.latencyTimerPath(forPort: path) {
             Stderr.write("motorbreath: note: could not set the latency timer (run as root, or: echo 1 | sudo tee \(timer))\n")
         }
         if let advice = USBSerialTuning.advice(forPort: path), !quiet { Stderr.write("motorbreath: note: \(advice)\n") }
-        let link: ByteLink
-        do { link = try PortOpener.open(path: path, settings: settings) } catch { throw fail(error) }
-        if resetBoard, let lines = link as? ModemControl {
-            do { try lines.pulseReset() } catch {
-                link.close()
-                throw fail(error)
-            }
+        do { return try BoardConnection.port(path, settings: settings, resetBoard: resetBoard) } catch { throw fail(error) }
+    }
+}
+
+/// `--simulate` or the port options: the board a playing command uses, checked once for every command.
+struct BoardArguments: ParsableArguments {
+    @Flag(help: "Use the built-in simulated board instead of a port (no hardware needed).")
+    var simulate = false
+
+    @OptionGroup(title: "Board connection") var connection: PortArguments
+
+    func validate() throws {
+        guard simulate || connection.port != nil else {
+            throw ValidationError("say where the board is: --port /dev/ttyUSB0, or --simulate to run without one")
         }
-        return link
+        guard !(simulate && connection.port != nil) else { throw ValidationError("use --simulate or --port, not both") }
+    }
+
+    /// The simulated board `simulated` makes with --simulate, else the port.
+    func connect(quiet: Bool = false, simulated: () -> BoardConnection) throws -> BoardConnection {
+        simulate ? simulated() : try connection.connect(quiet: quiet)
     }
 }

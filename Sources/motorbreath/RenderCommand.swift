@@ -28,26 +28,26 @@ struct RenderCommand: ParsableCommand {
     var frameRate: Int = 250
 
     @Option(help: "Duty resolution: u8, u16, or i16 (signed: allows braking on an H-bridge) (default: i16).",
-            transform: OptionValue.choice(DutyResolution.allCases.map(\.rawValue)))
-    var resolution: String = "i16"
+            transform: DutyResolution.value)
+    var resolution: DutyResolution = .i16
 
-    @Option(help: "Motor model: erm or lra (default: erm).", transform: OptionValue.choice(["erm", "lra"]))
-    var motor: String = "erm"
+    @Option(help: "Motor model: erm or lra (default: erm).", transform: MotorKind.value)
+    var motor: MotorKind = .erm
 
     @Flag(help: "Send the intended intensity as the duty, with no motor compensation.")
     var noCompensation = false
 
-    @Option(help: "Output format: csv, json, ahap, svg (default: csv).", transform: OptionValue.choice(["csv", "json", "ahap", "svg"]))
-    var format: String = "csv"
+    @Option(help: "Output format: csv, json, ahap, svg (default: csv).", transform: RenderFormat.value)
+    var format: RenderFormat = .csv
 
     @Option(name: .shortAndLong, help: "Write to this file instead of standard output: a regular file is replaced whole (a temporary file renamed over it), a device, FIFO or symlink is written through, - is standard output.")
     var output: String?
 
     func run() throws {
         Signals.exitRestoringTerminal()  // an interrupted render leaves no temporary file behind
-        let res = DutyResolution(rawValue: resolution) ?? .i16
+        let res = resolution
         let calibrated = try calibration.named()
-        let base = try motorProfile(motor)
+        let base = motor.profile
         let profile = calibrated?.motor(or: base) ?? base
         let built = try breath.build()
         printNotices(built.notices)
@@ -57,15 +57,15 @@ struct RenderCommand: ParsableCommand {
                                      resolution: res, motor: profile, compensate: !noCompensation,
                                      feltRange: calibrated?.feltRange)
         switch format {
-        case "ahap":
+        case .ahap:
             try AHAPExport.write(built.pattern) { piece throws in try out.write(piece) }
-        case "csv":
+        case .csv:
             try FrameWriters.csv(renderer, to: out)
-        case "json":
-            try FrameWriters.json(renderer, settings: ["frame_rate": "\(frameRate)", "resolution": "\"\(resolution)\"",
+        case .json:
+            try FrameWriters.json(renderer, settings: ["frame_rate": "\(frameRate)", "resolution": "\"\(resolution.rawValue)\"",
                                                        "motor": "\"\(profile.name)\"", "compensated": "\(!noCompensation)",
                                                        "profile": calibrated.map { "\"\($0.name)\"" } ?? "null"], to: out)
-        default:
+        case .svg:
             let samples = FrameWriters.plotSamples(renderer)
             try out.write(SVGPlot(frames: samples.frames, duration: samples.duration, plan: built.plan,
                                   title: breath.title, motor: profile.name, compensated: !noCompensation).render())

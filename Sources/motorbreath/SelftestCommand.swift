@@ -1,6 +1,7 @@
 // `motorbreath selftest --loopback`: checks a USB-UART adapter with TX wired to RX.
 
 import ArgumentParser
+import BoardAccess
 import Foundation
 import SerialLink
 
@@ -25,10 +26,9 @@ struct SelftestCommand: ParsableCommand {
 
     func run() throws {
         guard loopback else { throw fail("only --loopback is implemented: wire TX to RX and pass --loopback") }
-        let port = try connection.resolvedPath()
-        let baud = connection.baud
-        let link = try connection.open(port, quiet: json)
-        defer { link.close() }
+        let board = try connection.connect(quiet: json)
+        defer { board.close() }
+        let port = board.portPath ?? "", link = board.link, baud = connection.baud
         let isPty = PortOpener.isPseudoTerminal(path: port)
         var r: LoopbackReport
         do { r = try LoopbackSelfTest.run(link: link, seconds: seconds, baud: isPty ? nil : baud) } catch { throw fail(error) }

@@ -16,8 +16,8 @@ struct SimBoardCommand: ParsableCommand {
             """
     )
 
-    @Option(help: "Motor kind: erm or lra (default: erm).", transform: OptionValue.choice(["erm", "lra"]))
-    var motor: String = "erm"
+    @Option(help: "Motor kind: erm or lra (default: erm).", transform: MotorKind.value)
+    var motor: MotorKind = .erm
 
     @Option(parsing: .unconditional, help: "Board clock error in parts per million, -50000...50000 (+-5 %, as drift= of --sim-link; positive = fast) (default: 0).",
             transform: OptionValue.double(-50_000...50_000))
@@ -40,13 +40,13 @@ struct SimBoardCommand: ParsableCommand {
     var deafMs: Int = 300
 
     @Option(help: "Break one promise of the protocol on purpose, to see `conform` catch it: failsafe-report (the failsafe fires silently) or window-edge (INFO claims twice the buffer).",
-            transform: OptionValue.choice(Breakage.allCases.map(\.rawValue)))
-    var `break`: String?
+            transform: Breakage.value)
+    var `break`: Breakage?
 
     func run() throws {
         Signals.install()
         var spec = SimBoardSpec()
-        spec.motor = motor == "lra" ? .lra : .erm
+        spec.motor = motor == .lra ? .lra : .erm
         spec.driftPPM = driftPpm
         let pty: PseudoTerminal
         do { pty = try PseudoTerminal() } catch { throw fail(error) }
@@ -67,12 +67,7 @@ struct SimBoardCommand: ParsableCommand {
         if let path = driveLog {
             do { board.driveLog = try DriveLog(path: path) } catch { throw fail(error) }
         }
-        if let name = `break` {
-            guard let b = Breakage(rawValue: name) else {
-                throw fail("unknown --break '\(name)' (\(Breakage.allCases.map(\.rawValue).joined(separator: ", ")))")
-            }
-            board.breakage = b
-        }
+        board.breakage = `break`
         if let deafAfter { board.deafness = (deafAfter, deafMs) }
         let line = pty.slavePath + "\n"
         _ = line.withCString { Glibc.write(1, $0, strlen($0)) }  // unbuffered: the parent waits for it

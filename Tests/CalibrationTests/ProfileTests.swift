@@ -1,4 +1,4 @@
-// A profile saved and read back (every field), the store's path rules, the last strength, and what a
+// A profile saved and read back (every field), the store's path rules, and what a
 // profile does to the shaper's motor and the felt range.
 
 import Breath
@@ -38,16 +38,6 @@ struct ProfileTests {
         #expect(store.directory.path == "/home/someone/.config/motorbreath")
         let relative = ConfigStore(environment: ["HOME": "/h", "XDG_CONFIG_HOME": "relative/path"])
         #expect(relative.directory.path == "/h/.config/motorbreath")  // XDG says: relative paths are ignored
-    }
-
-    @Test func lastStrengthIsRemembered() throws {
-        let (store, dir) = temporaryStore()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(try store.lastStrength() == nil)
-        try store.saveStrength("subtle")
-        #expect(try store.lastStrength() == "subtle")
-        try store.saveStrength("0.45")
-        #expect(try ConfigStore(environment: ["XDG_CONFIG_HOME": dir.path]).lastStrength() == "0.45")
     }
 
     @Test func profileSetsTheShapersMotorAndTheFeltRange() {

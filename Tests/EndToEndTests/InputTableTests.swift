@@ -1,5 +1,6 @@
 // Every input issue 11 found, as a table: the command line (or AHAP file), the exit status, and the one
-// error line motorbreath must print. Categories: negative numbers, ranges, not-a-number, degenerate
+// error line motorbreath must print. Rows refused while parsing are checked in process (OptionTests'
+// UsageLineTests); a few of them stay here, run as processes, with every row refused at run time. Categories: negative numbers, ranges, not-a-number, degenerate
 // patterns, conflicting options, unknown commands and options, AHAP files at any size, output targets.
 
 import Foundation
@@ -27,89 +28,21 @@ func invalid(_ value: String, _ option: String, _ why: String) -> String {
 let usage: Int32 = 64, failure: Int32 = 1
 
 let badCommandLines: [BadInput] = [
+    // Refused while parsing: a few rows, run as processes (main prints the line OptionTests checks in process
+    // for every such row: UsageLineTests).
     // Negative numbers are read as values, then accepted or refused by their range.
     BadInput("--simulate --cycles -1", usage, invalid("-1", "--cycles", "expected a whole number 1...100000")),
-    BadInput("--simulate --minutes -5", usage, invalid("-5", "--minutes", "expected a number more than 0 and at most 1440")),
-    BadInput("--simulate --frame-rate -250", usage, invalid("-250", "--frame-rate", "expected a whole number 50...1000")),
-    BadInput("--simulate --strength -1", usage, invalid("-1", "--strength", "strength is off, subtle, moderate, strong or a number 0...1")),
-    BadInput("--simulate --seed -1", usage, invalid("-1", "--seed", "expected a whole number 0...18446744073709551615")),
-    BadInput("--port /dev/null --baud -5", usage, invalid("-5", "--baud", "expected a whole number 50...12000000")),
-    BadInput("--port /dev/null --boot-wait -1", usage, invalid("-1", "--boot-wait", "expected a whole number 100...60000")),
-    BadInput("bench --port /dev/null --seconds -1", usage, invalid("-1", "--seconds", "expected a number 1...3600")),
-    BadInput("selftest --loopback --port /dev/null --seconds -1", usage, invalid("-1", "--seconds", "expected a number 0.1...600")),
-    BadInput("fidelity --seconds -1", usage, invalid("-1", "--seconds", "expected a number more than 0 and at most 60")),
-    BadInput("--simulate --pattern -1-2-3", usage, invalid("-1-2-3", "--pattern", "phase lengths cannot be negative")),
-    BadInput("render --pattern=-4-7-8", usage, invalid("-4-7-8", "--pattern", "phase lengths cannot be negative")),
-    BadInput("sim-board --drift-ppm -60000", usage, invalid("-60000", "--drift-ppm", "expected a number -50000...50000")),
     // Ranges, not-a-number, infinity.
-    BadInput("--simulate --strength 2", usage, invalid("2", "--strength", "strength is off, subtle, moderate, strong or a number 0...1")),
-    BadInput("--simulate --strength nan", usage, invalid("nan", "--strength", "strength is off, subtle, moderate, strong or a number 0...1")),
     BadInput("--simulate --strength loud", usage, invalid("loud", "--strength", "strength is off, subtle, moderate, strong or a number 0...1")),
-    BadInput("--simulate --cycles 0", usage, invalid("0", "--cycles", "expected a whole number 1...100000")),
-    BadInput("--simulate --cycles 1.5", usage, invalid("1.5", "--cycles", "expected a whole number 1...100000")),
-    BadInput("--simulate --cycles 100001", usage, invalid("100001", "--cycles", "expected a whole number 1...100000")),
-    BadInput("--simulate --minutes 0", usage, invalid("0", "--minutes", "expected a number more than 0 and at most 1440")),
-    BadInput("--simulate --minutes inf", usage, invalid("inf", "--minutes", "expected a number more than 0 and at most 1440")),
-    BadInput("--simulate --minutes 1441", usage, invalid("1441", "--minutes", "expected a number more than 0 and at most 1440")),
-    BadInput("--simulate --frame-rate 10", usage, invalid("10", "--frame-rate", "expected a whole number 50...1000")),
-    BadInput("--simulate --frame-rate 250Hz", usage, invalid("250Hz", "--frame-rate", "expected a whole number 50...1000")),
-    BadInput("render --frame-rate 0", usage, invalid("0", "--frame-rate", "expected a whole number 50...1000")),
-    BadInput("fidelity --seconds 0", usage, invalid("0", "--seconds", "expected a number more than 0 and at most 60")),
-    BadInput("fidelity --frame-rate 0", usage, invalid("0", "--frame-rate", "expected a whole number 50...1000")),
-    BadInput("benchmark --minutes 0", usage, invalid("0", "--minutes", "expected a number more than 0 and at most 1440")),
-    BadInput("benchmark --minutes nan", usage, invalid("nan", "--minutes", "expected a number more than 0 and at most 1440")),
-    BadInput("benchmark --corrupt nan", usage, invalid("nan", "--corrupt", "expected a number 0...0.5")),
-    BadInput("benchmark --corrupt 2", usage, invalid("2", "--corrupt", "expected a number 0...0.5")),
-    BadInput("benchmark --frame-rate 0", usage, invalid("0", "--frame-rate", "expected a whole number 50...1000")),
-    BadInput("benchmark --seed -3", usage, invalid("-3", "--seed", "expected a whole number 0...18446744073709551615")),
-    BadInput("benchmark --seeds 0", usage, invalid("0", "--seeds", "expected a whole number 1...1000")),
-    BadInput("latency --changes -1", usage, invalid("-1", "--changes", "expected a whole number 1...10000")),
-    BadInput("palette --simulate --intensity 2", usage, invalid("2", "--intensity", "expected a number 0...1")),
-    BadInput("sim-board --deaf-ms 0", usage, invalid("0", "--deaf-ms", "expected a whole number 1...60000")),
-    BadInput("--simulate --failsafe-ms 5", usage, invalid("5", "--failsafe-ms", "expected a whole number 20...10000")),
-    BadInput("sim-board --drift-ppm 1e12", usage, invalid("1e12", "--drift-ppm", "expected a number -50000...50000")),
-    BadInput("sim-board --drift-ppm nan", usage, invalid("nan", "--drift-ppm", "expected a number -50000...50000")),
-    BadInput("--port /dev/null --baud 1e6", usage, invalid("1e6", "--baud", "expected a whole number 50...12000000")),
-    BadInput("--simulate --sim-link drift=nan", usage, invalid("drift=nan", "--sim-link", "'nan': drift is parts per million, e.g. 500ppm (-50000...50000, i.e. +-5 %)")),
     BadInput("--simulate --sim-link corrupt=2", usage, invalid("corrupt=2", "--sim-link", "'2': corrupt is a probability per byte, 0...0.5")),
-    // Ramps, easings, choices: their own messages, not "bad pattern".
-    BadInput("--simulate --ramp 7", usage, invalid("7", "--ramp", "a ramp is FROM:TO breaths per minute, each 1...30, e.g. 7:5.5")),
-    BadInput("--simulate --ramp 0:5", usage, invalid("0:5", "--ramp", "a ramp is FROM:TO breaths per minute, each 1...30, e.g. 7:5.5")),
-    BadInput("--simulate --ramp 7:nan", usage, invalid("7:nan", "--ramp", "a ramp is FROM:TO breaths per minute, each 1...30, e.g. 7:5.5")),
-    BadInput("--simulate --ramp -7:5", usage, invalid("-7:5", "--ramp", "a ramp is FROM:TO breaths per minute, each 1...30, e.g. 7:5.5")),
-    BadInput("--simulate --easing bouncy", usage, invalid("bouncy", "--easing", "expected linear, sine-in-out, smoothstep or cubic-in-out")),
-    BadInput("--simulate --motor dc", usage, invalid("dc", "--motor", "expected erm or lra")),
-    BadInput("render --format xml", usage, invalid("xml", "--format", "expected csv, json, ahap or svg")),
-    BadInput("render --resolution u4", usage, invalid("u4", "--resolution", "expected u8, u16 or i16")),
-    BadInput("sim-board --motor dc", usage, invalid("dc", "--motor", "expected erm or lra")),
-    // Degenerate and malformed patterns.
-    BadInput("--simulate --pattern 0.001-0-0.001", usage,
-             invalid("0.001-0-0.001", "--pattern", "'0.001' s is too short for an inhale: inhale and exhale last 0.5...120 s")),
-    BadInput("--simulate --pattern 4-0.01-8", usage,
-             invalid("4-0.01-8", "--pattern", "'0.01' s is too short for a hold: 0 for none, or 0.1...120 s")),
-    BadInput("--simulate --pattern 0-0-0", usage, invalid("0-0-0", "--pattern", "'0' s is too short for an inhale: inhale and exhale last 0.5...120 s")),
-    BadInput("--simulate --pattern 4-x-8", usage, invalid("4-x-8", "--pattern", "'x' is not a number of seconds")),
-    BadInput("--simulate --pattern 4-nan-8", usage, invalid("4-nan-8", "--pattern", "'nan' is not a number of seconds")),
-    BadInput("--simulate --pattern 4-7-1e9", usage, invalid("4-7-1e9", "--pattern", "'1e9' s is longer than the 120 s a phase may last")),
-    BadInput("fidelity --pattern 4-7", usage,
-             invalid("4-7", "--pattern", "expected a preset (4-7-8, box, coherent, sigh) or in-hold-out[-holdout] seconds such as 4-7-8")),
-    BadInput("benchmark --pattern 0.001-0-0.001", usage,
-             invalid("0.001-0-0.001", "--pattern", "'0.001' s is too short for an inhale: inhale and exhale last 0.5...120 s")),
     // Conflicts, sessions over 24 hours.
-    BadInput("--simulate --ahap x.ahap --pattern box", usage, "motorbreath: --ahap plays the file as it is: --pattern does not apply to it"),
-    BadInput("render --ahap x.ahap --cycles 3 --cues", usage, "motorbreath: --ahap plays the file as it is: --cycles or --cues do not apply to it"),
-    BadInput("--simulate --cycles 2 --minutes 1", usage, "motorbreath: use --cycles or --minutes, not both"),
     BadInput("--simulate --port /dev/null", usage, "motorbreath: use --simulate or --port, not both"),
-    BadInput("--port /dev/null --virtual-time", usage, "motorbreath: --sim-link and --virtual-time work with --simulate only"),
     BadInput("--simulate --cycles 100000", failure, "motorbreath: --cycles 100000 of 4-7-8 last 527.8 hours; the longest session is 24 hours"),
     BadInput("render --pattern box --cycles 5500", failure, "motorbreath: --cycles 5500 of box last 24.4 hours; the longest session is 24 hours"),
     // Unknown commands and options, missing values.
     BadInput("nosuchsubcommand", usage,
              "motorbreath: unknown command 'nosuchsubcommand' (commands: play, ports, info, bench, conform, latency, palette, calibrate, selftest, render, fidelity, benchmark or sim-board; see motorbreath --help)"),
-    BadInput("rendr --pattern box", usage,
-             "motorbreath: unknown command 'rendr' (commands: play, ports, info, bench, conform, latency, palette, calibrate, selftest, render, fidelity, benchmark or sim-board; see motorbreath --help)"),
     BadInput("--simulate --frobnicate", usage, "motorbreath: Unknown option '--frobnicate'"),
-    BadInput("render extra", usage, "motorbreath: Unexpected argument 'extra'"),
     BadInput("--simulate --cycles", usage, "motorbreath: Missing value for '--cycles <cycles>'"),
     BadInput("", usage, "motorbreath: say where the board is: --port /dev/ttyUSB0, or --simulate to run without one"),
     // Files that cannot be used.

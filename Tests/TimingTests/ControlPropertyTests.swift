@@ -8,6 +8,7 @@
 import Breath
 import Foundation
 import MotorSession
+import BoardAccess
 import SimBoard
 import Testing
 import TimingBench

@@ -2,11 +2,8 @@
 // A terminal is put in raw mode (given back on every exit); from a pipe the same bytes are read, so a
 // script can answer too. Ctrl-C is a signal, seen while waiting.
 
+import Calibration
 import Glibc
-
-enum Answer: Equatable {
-    case yes, no, quit
-}
 
 final class AnswerKeys {
     private var original: termios?
@@ -33,7 +30,7 @@ final class AnswerKeys {
     }
 
     /// Waits for an answer (nil: end of input, or a signal).
-    func next() -> Answer? {
+    func next() -> TrialAnswer? {
         var byte: UInt8 = 0
         while Signals.pending == 0 {
             let n = read(0, &byte, 1)

@@ -3,6 +3,7 @@
 // them as a profile per board and spot that play, render and palette then use.
 
 import ArgumentParser
+import BoardAccess
 import Breath
 import Calibration
 import Foundation
@@ -23,6 +24,8 @@ struct CalibrateCommand: ParsableCommand {
             follows), then you place it on the body spot (the weakest level you feel there, the strongest \
             that stays comfortable for minutes).
 
+            With --simulate, a simulated person answers, in virtual time (no keys).
+
             Keys: space or enter = yes, n = no, q = stop (nothing saved). Ctrl-C stops with the motor off.
 
             The profile is saved per board (its unique id from INFO) and spot in \
@@ -38,22 +41,19 @@ struct CalibrateCommand: ParsableCommand {
             """
     )
 
-    @OptionGroup(title: "Board connection") var connection: PortArguments
-
-    @Flag(help: "Calibrate the built-in simulated board, with a simulated person answering (virtual time, no keys).")
-    var simulate = false
+    @OptionGroup var board: BoardArguments
 
     @Option(help: "Body spot the profile is for: wrist, palm, abdomen, or any word (default: wrist).",
-            transform: OptionValue.spot)
-    var spot: String = "wrist"
+            transform: Spot.value)
+    var spot: Spot = .wrist
 
     @Option(parsing: .unconditional, help: "With --simulate: the seed that picks the simulated person and their answers (default: 1).",
             transform: OptionValue.uint64)
     var personSeed: UInt64 = 1
 
     @Option(help: "With --simulate: the motor the simulated person feels, reference (80 ms, 15 % start threshold) or slower (100 ms, 18 %) (default: reference).",
-            transform: OptionValue.choice(["reference", "slower"]))
-    var simMotor: String = "reference"
+            transform: SimulatedMotor.value)
+    var simMotor: SimulatedMotor = .reference
 
     @Flag(help: "Measure, but do not save the profile.")
     var noSave = false
@@ -61,108 +61,48 @@ struct CalibrateCommand: ParsableCommand {
     @Flag(help: "Print the result as one JSON object on stdout.")
     var json = false
 
-    func validate() throws {
-        guard simulate || connection.port != nil else {
-            throw ValidationError("say where the board is: --port /dev/ttyUSB0, or --simulate to run without one")
-        }
-        guard !(simulate && connection.port != nil) else { throw ValidationError("use --simulate or --port, not both") }
-    }
-
-    /// The simulated board's motor.
-    var simulatedMotor: ERMModel {
-        simMotor == "slower" ? ERMModel(riseTau: 0.100, fallTau: 0.100, startThreshold: 0.18)
-            : ERMModel(riseTau: 0.080, fallTau: 0.080, startThreshold: 0.15)
-    }
-
     func run() throws {
         Signals.install()
-        let link: ByteLink
-        var clock: HostClock = SystemClock()
-        var world: SimWorld?
-        if simulate {
-            let w = SimWorld(pacing: .virtual, seed: personSeed)
-            link = w.hostLink
-            clock = w.hostClock
-            world = w
-        } else {
-            link = try connection.open(try connection.resolvedPath(), quiet: json)
-        }
-        defer { link.close() }
-        var options = connection.sessionOptions
+        let connected = try board.connect(quiet: json) { .simulated(SimWorld(pacing: .virtual, seed: personSeed)) }
+        defer { connected.close() }
+        var options = board.connection.sessionOptions
         options.allowReverse = false
-        let session = BreathSession(link: link, clock: clock, options: options)
+        let session = connected.session(options: options)
         session.shouldStop = { Signals.pending != 0 }
-        let keys = simulate ? nil : AnswerKeys()
+        let keys = board.simulate ? nil : AnswerKeys()
         defer { keys?.restore() }
+        let player = TrialPlayer(session: session, world: connected.world)
         let prepared: Prepared
-        do { prepared = try session.prepare() } catch { throw fail(error) }
+        do { prepared = try player.prepare() } catch { throw fail(error) }
         let lra = prepared.info.motorKind == .lra
-        // The spin-up task times pushes of a few tens of ms: the board's finest frames (at most 1 ms).
-        let fastest = min(1000, Int(prepared.info.maxFrameRateHz))
-        if fastest > options.frameRate {
-            session.options.frameRate = fastest
-            do { _ = try session.prepare() } catch { throw fail(error) }
-        }
         say("board: \(prepared.info.displayName), \(lra ? "LRA" : "ERM")")
         if keys?.isTerminal == false { say("(answers are read from standard input: y or space = yes, n = no, q = stop)") }
-
-        let player = TrialPlayer(session: session, world: world)
-        var rig = simulate ? SimulatedRig(motor: simulatedMotor, person: .random(seed: personSeed)) : nil
-        var procedure = CalibrationProcedure(lra: lra)
-        var shown: CalibrationTask?
-        var outcome: Answer = .yes  // .quit after q; .no when the answers ran out (end of input)
-        do {
-            while let task = procedure.task, let stimulus = procedure.stimulus {
-                if task != shown {
-                    shown = task
-                    say("")
-                    say("\(procedure.tasks.firstIndex(of: task)! + 1)/\(procedure.tasks.count)  \(task.name): \(task.instructions(spot: spot))")
-                    if let keys {
-                        say("Press space when ready (q stops).")
-                        let got = keys.next()
-                        guard let a = got, a != .quit else { outcome = got == .quit ? .quit : .no; break }
-                    }
-                }
-                let trial = procedure.staircase.trials + 1
-                progress("  trial \(trial)  level \(percent(procedure.level))  reversals \(procedure.staircase.reversalLevels.count)/\(procedure.staircase.rule.reversals)  ")
-                let timeline = try player.play(stimulus)
-                if Signals.pending != 0 { break }
-                let yes: Bool
-                if var r = rig {
-                    let felt = TrialPlayer.judged(timeline ?? [], stimulus: stimulus, motor: r.motor)
-                    yes = r.person.answer(amplitude: felt, touch: task.touch, comfort: task == .comfortMax)
-                    rig = r
-                } else {
-                    progress("\(task.question) (space = yes, n = no) ")
-                    keys?.drain()
-                    let got = keys?.next()
-                    guard let a = got, a != .quit else { outcome = got == .quit ? .quit : .no; break }
-                    yes = a == .yes
-                }
-                say(yes ? "yes" : "no")
-                procedure.answer(yes: yes)
-                if let r = procedure.results[task], procedure.task != task {
-                    say("  \(task.name): \(percent(r.estimate)) (spread \(percent(r.spread)), \(r.reversals) reversals, \(r.trials) trials)")
-                }
-            }
-        } catch {
-            let message = error.description
+        var console = CalibrationConsole(spot: spot.name, keys: keys,
+                                         rig: board.simulate ? SimulatedRig(motor: simMotor.model, person: .random(seed: personSeed)) : nil)
+        var run = CalibrationRun(lra: lra)
+        let end: CalibrationRun.End
+        do { end = try run.run(on: player, answerer: &console, shouldStop: { Signals.pending != 0 }) } catch {
             _ = session.channel.stopNow(timeoutMs: options.replyTimeoutMs)
             if Signals.pending != 0 { throw ExitCode(Signals.exitCode) }
-            throw fail(message)
+            throw fail(error)
         }
         let off = session.channel.stopNow(timeoutMs: options.replyTimeoutMs)
         if Signals.pending != 0 {
             say("\nstopped, nothing saved; motor \(off ? "off" : "STATE UNKNOWN")")
             throw ExitCode(Signals.exitCode)
         }
-        if !procedure.done {
-            throw fail("calibration stopped\(outcome == .quit ? " (q)" : " (no more answers)"); nothing saved; motor \(off ? "off" : "STATE UNKNOWN")")
+        guard end == .done else {
+            throw fail("calibration stopped\(end == .quit ? " (q)" : " (no more answers)"); nothing saved; motor \(off ? "off" : "STATE UNKNOWN")")
         }
+        try save(run.procedure, prepared: prepared, lra: lra, rig: console.rig, motorOff: off)
+    }
+
+    /// The profile from the finished procedure: saved (unless --no-save), said, and with --json printed.
+    func save(_ procedure: CalibrationProcedure, prepared: Prepared, lra: Bool, rig: SimulatedRig?, motorOff off: Bool) throws {
         let iso = ISO8601DateFormatter().string(from: Date())
         let profile = CalibrationProfile(
             procedure: procedure, board: CalibrationProfile.boardID(prepared.info.uniqueID), boardName: prepared.info.displayName,
-            spot: spot, lra: lra, created: iso)
+            spot: spot.name, lra: lra, created: iso)
         var path: String?
         if !noSave {
             do { path = try ConfigStore().save(profile).path } catch { throw fail("\(error)") }
@@ -172,19 +112,12 @@ struct CalibrateCommand: ParsableCommand {
         say(path.map { "saved profile \(profile.name): \($0)" } ?? "not saved (--no-save)")
         say("motor \(off ? "off" : "STATE UNKNOWN")")
         if json {
-            var truth: [String: Double]?
-            if let rig {
-                truth = Dictionary(uniqueKeysWithValues: procedure.tasks.map { ($0.rawValue, rig.truth($0)) })
-            }
+            let truth = rig.map { rig in Dictionary(uniqueKeysWithValues: procedure.tasks.map { ($0.rawValue, rig.truth($0)) }) }
             try printJSON(CalibrationReport(profile: profile, path: path, trials: procedure.trials,
                                             simulatedTruth: truth, motorOffAtExit: off))
         }
         if !off { throw fail("could not confirm the motor is off") }
     }
-
-    func say(_ line: String) { Stderr.write(line + "\n") }
-    func progress(_ text: String) { Stderr.write(text) }
-    func percent(_ x: Double) -> String { "\(fixed(x * 100, 1)) %" }
 }
 
 /// `calibrate --json`.

@@ -7,15 +7,15 @@ import Calibration
 
 struct ProfileArguments: ParsableArguments {
     @Option(help: "Calibration profile: a saved profile's name (see motorbreath calibrate), or none. With a board, the default is the board's profile for --spot when one was saved.",
-            transform: OptionValue.profile)
-    var profile: String?
+            transform: ProfileChoice.value)
+    var profile: ProfileChoice?
 
-    @Option(help: "Body spot whose profile a board uses by default (default: wrist).", transform: OptionValue.spot)
-    var spot: String = "wrist"
+    @Option(help: "Body spot whose profile a board uses by default (default: wrist).", transform: Spot.value)
+    var spot: Spot = .wrist
 
     /// The profile asked for by name (nil: none, or not named: see `forBoard`). A missing name is an error.
     func named() throws -> CalibrationProfile? {
-        guard let name = profile, name != "none" else { return nil }
+        guard case .named(let name) = profile else { return nil }
         let store = ConfigStore()
         do {
             if let found = try store.load(name) { return found }
@@ -28,15 +28,15 @@ struct ProfileArguments: ParsableArguments {
     /// Arduino board (`boardName` motorbreath-avr-...) whose profile was saved under the id its firmware
     /// reported before (LegacyBoardID) gets that one, with a note.
     func forBoard(uniqueID: UInt64, boardName: String = "") throws -> CalibrationProfile? {
-        if profile == "none" { return nil }
+        if profile == ProfileChoice.none { return nil }
         if profile != nil { return try named() }
         do {
             let store = ConfigStore()
-            if let found = try store.load(CalibrationProfile.name(board: CalibrationProfile.boardID(uniqueID), spot: spot)) {
+            if let found = try store.load(CalibrationProfile.name(board: CalibrationProfile.boardID(uniqueID), spot: spot.name)) {
                 return found
             }
             guard boardName.hasPrefix("motorbreath-avr-") else { return nil }
-            let legacy = store.legacyAVRProfileNames(newID: uniqueID, spot: spot)
+            let legacy = store.legacyAVRProfileNames(newID: uniqueID, spot: spot.name)
             guard legacy.count == 1, let found = try store.load(legacy[0]) else { return nil }
             Stderr.write("motorbreath: note: using profile \(legacy[0]), saved under this board's earlier id (its firmware now reports \(CalibrationProfile.boardID(uniqueID))); motorbreath calibrate saves one under the new id\n")
             return found

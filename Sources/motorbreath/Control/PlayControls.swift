@@ -76,7 +76,7 @@ extension Play {
                              sharpness: plan?.options.sharpness ?? 0.3)
         if let plan, !loop { hub.cycles = LivePlan(pattern: plan.pattern, options: plan.options).cycles }
         let controls = PlayControls(hub: hub)
-        do { try controls.attach(socketPath: controlSocket, socketMode: mode_t(controlMode), stdio: stdio, keys: keys) } catch { throw fail("\(error)") }
+        do { try controls.attach(socketPath: controlSocket, socketMode: mode_t(controlMode.bits), stdio: stdio, keys: keys) } catch { throw fail("\(error)") }
         let clock = session.channel.clock
         session.onEvent = { hub.emit(hub.line(for: $0, nowNs: clock.nowNs())) }
         let hello = ControlEvents.prepared(prepared, pattern: pattern.name)

@@ -1,6 +1,7 @@
 // Every frame a simulated board plays, judged as it plays against the board's true clock at the frame's
 // intended host time, and against the duty the host meant: constant memory, so an 8-hour session in
-// virtual time stays small.
+// virtual time stays small. Beside the connection that knows the world: play, latency and the benchmark all
+// judge a simulated session this way.
 
 import MotorSession
 import SimBoard
@@ -79,4 +80,16 @@ public final class TrueTiming: PlayObserver, @unchecked Sendable {
 
     /// Mean signed error over the tail frames (how far the schedule drifted by the end), µs.
     public var driftAtEndUs: Double { tailCount == 0 ? 0 : abs(tailSum / Double(tailCount)) }
+}
+
+extension TrueTiming {
+    /// Puts the true-clock figures into `report` (frames played, start and schedule error, underruns, wrong
+    /// duties), in place of the host's own estimates.
+    public func judge(_ report: inout PlayReport) {
+        report.framesPlayed = framesPlayed
+        report.startErrorUs = startErrorUs
+        report.scheduleErrorUs = scheduleErrorUs
+        report.underruns = underruns
+        report.wrongDuties = wrongDuties
+    }
 }

@@ -2,22 +2,40 @@
 // no warm-up), and, on the simulated board, reads back what its output really did.
 
 import Breath
-import Calibration
 import MotorSession
 import SimBoard
 
-final class TrialPlayer {
-    let session: BreathSession
+/// Plays calibration trials on a board through a ``BreathSession``: each ``Stimulus`` as steady levels, no
+/// shaping, no warm-up. On the simulated board (a ``SimWorld``) it also reads back what the board's output
+/// really did, so a simulated person judges the real output and not the intent.
+///
+///     let player = TrialPlayer(session: session, world: world)
+///     let prepared = try player.prepare()
+///     let output = try player.play(stimulus)   // nil on a real board
+public final class TrialPlayer {
+    public let session: BreathSession
     /// The simulated board, when it is one: its output is read back after each trial.
-    let world: SimWorld?
+    public let world: SimWorld?
 
-    init(session: BreathSession, world: SimWorld?) {
+    public init(session: BreathSession, world: SimWorld?) {
         self.session = session
         self.world = world
     }
 
+    /// Prepares the board at its finest frames (at most 1 kHz): the spin-up task times pushes of a few tens
+    /// of ms.
+    public func prepare() throws(SessionError) -> Prepared {
+        let prepared = try session.prepare()
+        let fastest = min(1000, Int(prepared.info.maxFrameRateHz))
+        if fastest > session.options.frameRate {
+            session.options.frameRate = fastest
+            _ = try session.prepare()
+        }
+        return prepared
+    }
+
     /// The stimulus as a haptic pattern: one continuous event per segment, at its level.
-    static func pattern(_ stimulus: Stimulus) -> HapticPattern {
+    public static func pattern(_ stimulus: Stimulus) -> HapticPattern {
         var events: [HapticEvent] = []
         var t = 0.0
         for s in stimulus.segments {
@@ -28,8 +46,8 @@ final class TrialPlayer {
     }
 
     /// Plays `stimulus` (blocking), returns the board's output as (seconds from its first change, drive)
-    /// on the simulated board, nil on a real one.
-    func play(_ stimulus: Stimulus) throws(SessionError) -> [(seconds: Double, drive: Double)]? {
+    /// on the simulated board, nil on a real one (or when the trial was interrupted).
+    public func play(_ stimulus: Stimulus) throws(SessionError) -> [(seconds: Double, drive: Double)]? {
         let before = world?.driveChanges.last?.tick ?? 0
         let report = try session.play(pattern: TrialPlayer.pattern(stimulus), duration: stimulus.seconds,
                                       motor: session.motor, compensate: false, warmup: 0)
@@ -39,10 +57,5 @@ final class TrialPlayer {
         guard let first = changes.first else { return [] }
         let hz = Double(world.spec.clockHz)
         return changes.map { (Double($0.tick - first.tick) / hz, Double($0.level) / 32767) }
-    }
-
-    /// Mean felt amplitude over the judged stretch of `stimulus`, of the output `timeline` played on `motor`.
-    static func judged(_ timeline: [(seconds: Double, drive: Double)], stimulus: Stimulus, motor: ERMModel) -> Double {
-        stimulus.judgedAmplitude(of: Stimulus.drive(following: timeline), on: .erm(motor))
     }
 }

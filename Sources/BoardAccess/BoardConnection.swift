@@ -1,0 +1,113 @@
+// One place that picks the board a session plays on: the simulated world in this process, a simulated
+// board on its own thread, or a serial port; how to reach it again after an unplug or a reset; its clock.
+
+import MotorSession
+import SerialLink
+import SimBoard
+
+/// The board a session plays on, picked in one place for every command and for apps: the simulated world
+/// (``SimWorld``, real or virtual time), a simulated board on its own thread (``SimulatedBoard``), or a
+/// serial port. It owns the link, knows the clock the session must read (the world's host clock in
+/// simulation, the system's otherwise) and how to reopen the board after it was unplugged or reset.
+///
+/// It is a library of its own (BoardAccess) because it needs both the simulated board (SimBoard) and the
+/// port path (SerialLink, and MotorSession's `BoardProbe` for `auto`), and neither of those modules should
+/// depend on the other; an app that offers "simulated or real" imports this one library, as the CLI does.
+///
+///     let board = try BoardConnection.port("/dev/ttyUSB0")   // or .simulated(SimWorld())
+///     defer { board.close() }
+///     let session = board.session()
+///     _ = try session.prepare()
+public final class BoardConnection: @unchecked Sendable {
+    /// What is at the other end of the link.
+    public enum Board {
+        /// The simulated world in this process (its time is the session's time).
+        case world(SimWorld)
+        /// A simulated board on its own thread, on the system clock.
+        case simulatedBoard(SimulatedBoard)
+        /// A serial port (a USB adapter or a pseudo-terminal), opened with `settings`.
+        case port(path: String, settings: LinkSettings)
+    }
+
+    /// What the link reaches.
+    public let board: Board
+    /// The bytes to and from the board.
+    public let link: ByteLink
+    /// The clock the session reads: the world's host clock in simulation, the system's otherwise.
+    public let clock: HostClock
+
+    init(board: Board, link: ByteLink, clock: HostClock) {
+        self.board = board
+        self.link = link
+        self.clock = clock
+    }
+
+    /// The simulated world `world` (its host link and host clock).
+    public static func simulated(_ world: SimWorld) -> BoardConnection {
+        BoardConnection(board: .world(world), link: world.hostLink, clock: world.hostClock)
+    }
+
+    /// A simulated board on its own thread, reached through an in-memory link (conformance checks).
+    public static func simulatedBoard(spec: SimBoardSpec = SimBoardSpec()) -> BoardConnection {
+        let pair = SimulatedBoard.inProcess(spec: spec)
+        return BoardConnection(board: .simulatedBoard(pair.board), link: pair.link, clock: SystemClock())
+    }
+
+    /// The serial port at `path` (not `auto`: see ``resolve(_:settings:)``), opened with `settings`; with
+    /// `resetBoard`, DTR is pulsed low first (an Arduino's auto-reset wiring). Errors are one line.
+    public static func port(_ path: String, settings: LinkSettings = LinkSettings(),
+                            resetBoard: Bool = false) throws(LinkError) -> BoardConnection {
+        let link = try PortOpener.open(path: path, settings: settings)
+        if resetBoard, let lines = link as? ModemControl {
+            do { try lines.pulseReset() } catch {
+                link.close()
+                throw error
+            }
+        }
+        return BoardConnection(board: .port(path: path, settings: settings), link: link, clock: SystemClock())
+    }
+
+    /// `port` as a path: `auto` becomes the one port whose board answers, anything else is returned as is.
+    public static func resolve(_ port: String, settings: LinkSettings = LinkSettings()) throws(PortChoiceError) -> String {
+        guard port == "auto" else { return port }
+        return try BoardProbe.autoSelect(settings: settings).get()
+    }
+
+    /// The simulated world, when the board is one (frames can then be judged on its true clock).
+    public var world: SimWorld? {
+        if case .world(let world) = board { return world }
+        return nil
+    }
+
+    /// The port's path, when the board is on one.
+    public var portPath: String? {
+        if case .port(let path, _) = board { return path }
+        return nil
+    }
+
+    /// The board's link again after an unplug or a reset: the port reopened with the same settings, or the
+    /// world's link (the world reconnects it itself). Nil for a simulated board on a thread (it never goes).
+    public var reopen: (() throws(LinkError) -> ByteLink)? {
+        switch board {
+        case .world(let world): return { () throws(LinkError) -> ByteLink in world.hostLink }
+        case .port(let path, let settings): return { () throws(LinkError) -> ByteLink in try PortOpener.open(path: path, settings: settings) }
+        case .simulatedBoard: return nil
+        }
+    }
+
+    /// A session on this board, on its clock, reopening the board as ``reopen`` says.
+    public func session(options: SessionOptions = SessionOptions()) -> BreathSession {
+        let session = BreathSession(link: link, clock: clock, options: options)
+        session.reopen = reopen
+        return session
+    }
+
+    /// A channel on this board, on its clock (for commands that speak the protocol step by step).
+    public func channel() -> BoardChannel { BoardChannel(link: link, clock: clock) }
+
+    /// Closes the link (and stops a simulated board's thread).
+    public func close() {
+        link.close()
+        if case .simulatedBoard(let board) = board { board.stop() }
+    }
+}

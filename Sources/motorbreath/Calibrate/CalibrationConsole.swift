@@ -1,0 +1,48 @@
+// calibrate on the terminal: the run's progress printed on stderr, and its answers from the keys (or, with
+// --simulate, from the simulated person, whose answers are printed the same way).
+
+import Calibration
+
+/// The answerer of `calibrate`: prints each task, trial and result, and asks the keys or the simulated rig.
+final class CalibrationConsole: TrialAnswerer {
+    let spot: String
+    let keys: AnswerKeys?
+    private(set) var rig: SimulatedRig?
+
+    init(spot: String, keys: AnswerKeys?, rig: SimulatedRig?) {
+        self.spot = spot
+        self.keys = keys
+        self.rig = rig
+    }
+
+    func ready(for task: CalibrationTask) -> TrialAnswer? {
+        guard let keys else { return .yes }
+        say("Press space when ready (q stops).")
+        return keys.next()
+    }
+
+    func answer(_ task: CalibrationTask, stimulus: Stimulus, output: [(seconds: Double, drive: Double)]?) -> TrialAnswer? {
+        if rig != nil { return rig!.answer(task, stimulus: stimulus, output: output) }
+        progress("\(task.question) (space = yes, n = no) ")
+        keys?.drain()
+        return keys?.next()
+    }
+
+    func note(_ event: CalibrationRun.Event) {
+        switch event {
+        case .task(let task, let number, let count):
+            say("")
+            say("\(number)/\(count)  \(task.name): \(task.instructions(spot: spot))")
+        case .trial(let trial, let level, let reversals, let needed):
+            progress("  trial \(trial)  level \(percent(level))  reversals \(reversals)/\(needed)  ")
+        case .answered(let yes):
+            say(yes ? "yes" : "no")
+        case .result(let task, let r):
+            say("  \(task.name): \(percent(r.estimate)) (spread \(percent(r.spread)), \(r.reversals) reversals, \(r.trials) trials)")
+        }
+    }
+}
+
+func say(_ line: String) { Stderr.write(line + "\n") }
+func progress(_ text: String) { Stderr.write(text) }
+func percent(_ x: Double) -> String { "\(fixed(x * 100, 1)) %" }
