@@ -20,7 +20,7 @@ struct ScriptedAnswers: TrialAnswerer {
     mutating func note(_ event: CalibrationRun.Event) { events.append("\(event)".prefix(while: { $0 != "(" }).description) }
 }
 
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct CalibrationRunTests {
     func player(seed: UInt64) throws -> (TrialPlayer, BoardConnection) {
         let board = BoardConnection.simulated(SimWorld(pacing: .virtual, seed: seed))

@@ -6,7 +6,7 @@ import Foundation
 @testable import MotorControl
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct ControlParseTests {
+@Suite(.timeLimit(.minutes(10))) struct ControlParseTests {
     let pattern = BreathPattern.presets[0]
 
     func message(_ line: String, cycles: Int?) -> String? {

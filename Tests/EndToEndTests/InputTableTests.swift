@@ -151,7 +151,7 @@ func run(_ arguments: [String]) async throws -> (status: Int32, stdout: String, 
 }
 
 /// The encodings JSONSerialization reads are read too; what is refused says why, naming the file.
-@Suite(.timeLimit(.minutes(3))) struct AHAPEncodingTests {
+@Suite(.timeLimit(.minutes(10))) struct AHAPEncodingTests {
     static let text = #"{"Pattern": [{"Event": {"Time": 0.5, "EventType": "HapticContinuous", "EventDuration": 1}}]}"#
 
     func render(_ bytes: [UInt8]) throws -> (RunResult, String) {

@@ -63,7 +63,7 @@ private func entries(_ dir: String) -> [String] {
     ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).sorted()
 }
 
-@Suite(.timeLimit(.minutes(3))) struct OutputFileSafetyTests {
+@Suite(.timeLimit(.minutes(10))) struct OutputFileSafetyTests {
     @Test func aReadOnlyFileIsRefusedAsCpDoes() throws {
         let dir = try scratch()
         defer { try? FileManager.default.removeItem(atPath: dir) }

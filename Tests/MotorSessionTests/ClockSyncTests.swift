@@ -5,7 +5,7 @@
 import MotorWire
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct ClockSyncTests {
+@Suite(.timeLimit(.minutes(10))) struct ClockSyncTests {
     /// Dense before the first frame and for `denseS` after it, then steady.
     @Test(arguments: [
         // (t s, session start s) -> interval ms; dense 20 ms for 3 s, steady 47 ms

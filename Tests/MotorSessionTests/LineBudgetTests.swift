@@ -6,7 +6,7 @@
 import MotorWire
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct LineBudgetPartTests {
+@Suite(.timeLimit(.minutes(10))) struct LineBudgetPartTests {
     /// Each row: the line and the traffic, then the hand-computed interval (fastest 20 ms, slowest 50).
     @Test(arguments: [
         // 1000 B/s of frames + 5 x 14 B/s of headers + 2 x 28 B/s of STARTs = 1126 of 1382.4 B/s:

@@ -5,7 +5,7 @@
 import MotorWire
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct LinePolicyTests {
+@Suite(.timeLimit(.minutes(10))) struct LinePolicyTests {
     static func policy(rate: Int = 250, format: DutyFormat = .u8, capacity: Int = 1024, minFrames: Int = 32,
                        lossy: Bool = false) -> LinePolicy {
         var o = SessionOptions()

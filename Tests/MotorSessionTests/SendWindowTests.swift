@@ -4,7 +4,7 @@
 @testable import MotorSession
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct SendWindowTests {
+@Suite(.timeLimit(.minutes(10))) struct SendWindowTests {
     /// Sends, acknowledgements and what each leaves in the window, step by step.
     enum Step { case send(Int, Int, at: UInt64), ack(Int, at: UInt64) }
 

@@ -90,7 +90,7 @@ let optionCases: [OptionCase] = [
     .takes("--simulate", "--minutes", "1440"), .refuses("--simulate", "--minutes", "1440.01", "expected a number more than 0 and at most 1440"),
 ]
 
-@Suite(.timeLimit(.minutes(1))) struct TypedOptionTests {
+@Suite(.timeLimit(.minutes(10))) struct TypedOptionTests {
     @Test(arguments: optionCases)
     func takesItsRangeAndRefusesPastItWithOneLine(_ c: OptionCase) {
         let r = parseLine(c.commandLine)

@@ -110,7 +110,7 @@ let usageLines: [UsageLine] = [
     UsageLine("calibrate --simulate --port /dev/null", "motorbreath: use --simulate or --port, not both"),
 ]
 
-@Suite(.timeLimit(.minutes(1))) struct UsageLineTests {
+@Suite(.timeLimit(.minutes(10))) struct UsageLineTests {
     @Test(arguments: usageLines)
     func refusedWhileParsingWithOneLine(_ row: UsageLine) {
         let r = parseLine(row.arguments)

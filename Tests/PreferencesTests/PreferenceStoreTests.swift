@@ -5,7 +5,7 @@ import Foundation
 import Preferences
 import Testing
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct PreferenceStoreTests {
     func temporaryDirectory() -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("mb-prefs-\(UUID().uuidString)")

@@ -109,7 +109,7 @@ enum ControlProperty {
     }
 }
 
-@Suite(.timeLimit(.minutes(5))) struct ControlPropertyTests {
+@Suite(.timeLimit(.minutes(10))) struct ControlPropertyTests {
     @Test func randomCommandSequencesKeepTheStreamConsistent() throws {
         let env = ProcessInfo.processInfo.environment
         let first = env["MOTORBREATH_PROPERTY_SEED"].flatMap { UInt64($0) } ?? UInt64(Date().timeIntervalSince1970)

@@ -9,7 +9,7 @@ import SimBoard
 import Testing
 import TimingBench
 
-@Suite(.timeLimit(.minutes(5))) struct FramesLostTests {
+@Suite(.timeLimit(.minutes(10))) struct FramesLostTests {
     /// Frames of [0, total) the board did not output with the meant duty within half a period of their
     /// true intended tick.
     func trulyLost(world: SimWorld, player: Player, expected: [UInt16], rate: Int) -> Int {
