@@ -23,17 +23,18 @@ struct LinkAdapter {
         anchor = model.holdRestartsOnSend ? timerPhase % max(model.holdNs, 1) : framePhaseNs
     }
 
-    /// The first USB frame boundary at or after `t`.
-    func nextFrame(atOrAfter t: UInt64) -> UInt64 {
+    /// The first USB frame boundary after `t` (strictly: what is queued at a frame's start, as a reply
+    /// made the instant a frame's data arrived, waits for the next one).
+    func nextFrame(after t: UInt64) -> UInt64 {
         let f = LinkModel.usbFrameNs
-        guard t > framePhaseNs else { return framePhaseNs }
-        return framePhaseNs + (t - framePhaseNs + f - 1) / f * f
+        guard t >= framePhaseNs else { return framePhaseNs }
+        return framePhaseNs + ((t - framePhaseNs) / f + 1) * f
     }
 
     /// Host bytes written at `now`: out in the next USB frame, then over the UART. Returns when the last
     /// byte has reached the board (the board takes a chunk whole; a message is complete only at its end).
     mutating func toBoard(count: Int, now: UInt64) -> UInt64 {
-        let atChip = nextFrame(atOrAfter: now)
+        let atChip = nextFrame(after: now)
         guard model.hasUART else { return atChip }
         let start = max(atChip, toBoardUARTFree)
         toBoardUARTFree = model.uartDone(start: start, count: count)
@@ -53,7 +54,8 @@ struct LinkAdapter {
         guard head < held.count else { return nil }
         let first = held[head].at
         let hold = model.holdNs
-        let n = first > anchor ? max(1, (first - anchor + hold - 1) / hold) : 1
+        // The first expiry (FTDI) or frame start strictly after the first byte came in.
+        let n = first >= anchor ? (first - anchor) / hold + 1 : 1
         var at = anchor + n * hold
         if held.count - head >= model.packetBytes { at = min(at, held[head + model.packetBytes - 1].at) }
         return at

@@ -224,6 +224,17 @@ import Testing
             #expect(x.packets.count == 1, "cdc: no UART, so a reply is whole in the chip at once")
             _ = checkReply(x, size: 5, byteNs: 0, hold: Self.frame, grid: phase, period: Self.frame, "cdc")
         }
+        // A reply made the instant a frame's data arrived cannot leave in that frame's start: it waits for the next.
+        w.run(until: w.nowNs + 2_300_000)
+        try w.hostLink.write([0x01], timeoutMs: 100)
+        let grid = UInt64(phase.rounded())
+        let arrived = grid + ((w.nowNs - grid) / 1_000_000 + 1) * 1_000_000  // the next frame start (grid found above)
+        let before = w.naiveLog.count
+        w.run(until: arrived)
+        #expect(w.naiveLog.count == before + 1 && w.nowNs == arrived, "cdc: the byte reached the board at the frame start")
+        w.boardSends([1, 2, 3])
+        _ = try w.hostLink.read(maxBytes: 64, timeoutMs: 10)
+        #expect(w.hostClock.nowNs() == arrived + 1_000_000, "cdc: a reply at a frame start \(arrived) ns reached the host at \(w.hostClock.nowNs()) ns, not one frame later")
         let bursts = try boardToHost(w, size: 200, trials: 20, gapNs: 3_000_000, spreadNs: 5_000_000, seed: 17)
         for x in bursts {
             let atOnce = x.packets.filter { $0.at == x.sent }.map(\.n)
