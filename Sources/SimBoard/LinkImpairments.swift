@@ -1,5 +1,5 @@
-// What the simulated link does to bytes: latency, jitter, corruption, loss, duplication, garbage bursts;
-// parsed from --sim-link text.
+// What the simulated link does to bytes: a USB-serial adapter model, latency, jitter, corruption, loss,
+// duplication, garbage bursts; parsed from --sim-link text.
 
 /// Impairments of a simulated serial link, per direction.
 public struct LinkImpairments: Sendable, Equatable {
@@ -20,17 +20,41 @@ public struct LinkImpairments: Sendable, Equatable {
     public var wanderPPMPerMinute = 0.0
     /// The board clock's nominal rate (nil: the board's default, 1 MHz).
     public var clockHz: UInt32?
+    /// The USB-serial adapter the link is (nil: the symmetric latency ± jitter link alone). With a model,
+    /// latency and jitter add to each of its packets (the host's USB stack), and the other settings apply too.
+    public var model: LinkModel?
 
     public init() {}
 
-    /// Parses "latency=16ms,jitter=8ms,drift=500ppm,wander=100ppm,clock=32768hz,corrupt=0.01,drop=0.001,dup=0.001,burst=0.01".
+    /// Parses "latency=16ms,jitter=8ms,drift=500ppm,wander=100ppm,clock=32768hz,corrupt=0.01,drop=0.001,dup=0.001,burst=0.01",
+    /// and an adapter model by name with its settings: "ftdi", "ftdi-1ms", "ftdi,timer=1ms", "ch340,baud=1000000",
+    /// "cp2102", "cdc", "ftdi,drop=0.001".
     public static func parse(_ text: String) throws(ImpairmentError) -> LinkImpairments {
         var l = LinkImpairments()
+        var timerNs: UInt64?, baud: Int?
         for item in text.split(separator: ",") where !item.isEmpty {
             let kv = item.split(separator: "=", maxSplits: 1).map { String($0.filter { $0 != " " }) }
-            guard kv.count == 2 else { throw ImpairmentError(text: String(item), reason: "expected key=value") }
+            if kv.count == 1, let model = LinkModel.named(kv[0]) {
+                guard l.model == nil else { throw ImpairmentError(text: kv[0], reason: "only one link model (\(LinkModel.names.joined(separator: ", ")))") }
+                l.model = model
+                continue
+            }
+            guard kv.count == 2 else {
+                throw ImpairmentError(text: String(item), reason: "expected key=value or a link model (\(LinkModel.names.joined(separator: ", ")))")
+            }
             let (key, value) = (kv[0], kv[1])
             switch key {
+            case "timer":
+                let t = try duration(value, key)
+                guard t % 1_000_000 == 0, (1_000_000...255_000_000).contains(t) else {
+                    throw ImpairmentError(text: value, reason: "timer is FTDI's latency timer, whole milliseconds 1ms...255ms")
+                }
+                timerNs = t
+            case "baud":
+                guard let v = Int(value), (300...12_000_000).contains(v) else {
+                    throw ImpairmentError(text: value, reason: "baud is the UART's rate behind the adapter, 300...12000000")
+                }
+                baud = v
             case "latency": l.latencyNs = try duration(value, key)
             case "jitter": l.jitterNs = try duration(value, key)
             case "drift":
@@ -61,8 +85,16 @@ public struct LinkImpairments: Sendable, Equatable {
                 default: l.burstPerChunk = v
                 }
             default:
-                throw ImpairmentError(text: key, reason: "unknown setting (latency, jitter, drift, wander, clock, corrupt, drop, dup, burst)")
+                throw ImpairmentError(text: key, reason: "unknown setting (latency, jitter, drift, wander, clock, corrupt, drop, dup, burst; or a link model: \(LinkModel.names.joined(separator: ", ")), with timer= and baud=)")
             }
+        }
+        if let timerNs {
+            guard l.model?.kind == .ftdi else { throw ImpairmentError(text: text, reason: "timer= is FTDI's latency timer: it needs the ftdi model") }
+            l.model?.holdNs = timerNs
+        }
+        if let baud {
+            guard l.model != nil else { throw ImpairmentError(text: text, reason: "baud= needs a link model (\(LinkModel.names.joined(separator: ", ")))") }
+            l.model?.baud = baud
         }
         guard l.jitterNs <= l.latencyNs else {
             throw ImpairmentError(text: text, reason: "jitter cannot exceed latency")

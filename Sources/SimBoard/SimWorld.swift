@@ -86,6 +86,9 @@ public final class SimWorld: @unchecked Sendable {
     private var now: UInt64 = 0
     private let epoch: UInt64
     private var rng: SplitMix64
+    /// The USB-serial adapter when `impairments.model` names one (built on first use, from `adapterSeed`).
+    private var adapter: LinkAdapter?
+    private let adapterSeed: UInt64
     private var toBoard: [(at: UInt64, bytes: [UInt8])] = []
     private var toHost: [(at: UInt64, bytes: [UInt8])] = []
     private var lastToBoard: UInt64 = 0
@@ -119,6 +122,7 @@ public final class SimWorld: @unchecked Sendable {
         self.pacing = pacing
         self.kind = kind
         rng = SplitMix64(seed: seed)
+        adapterSeed = seed ^ 0x5553_4246_5241_4D45  // "USBFRAME": its own stream, so the plain link's draws stay as they were
         epoch = MonotonicClock.nowNs()
         var s = spec
         s.driftPPM = impairments.driftPPM != 0 ? impairments.driftPPM : spec.driftPPM
@@ -153,6 +157,10 @@ public final class SimWorld: @unchecked Sendable {
     public var driveChanges: [DriveChange] { mutex.withLock { board.port.drive.changes } }
     /// The world's time now, ns.
     public var nowNs: UInt64 { mutex.withLock { now } }
+    /// The board's UART starts sending `bytes` now, as if the firmware wrote them (for tests of the link's
+    /// board-to-host direction; the host sees them as any board output).
+    public func boardSends(_ bytes: [UInt8]) { mutex.withLock { sendRaw(bytes) } }
+
     /// Bytes written by the host and not yet taken by the board.
     public var bytesInFlightToBoard: Int { mutex.withLock { toBoard.reduce(0) { $0 + $1.bytes.count } } }
 
@@ -166,6 +174,7 @@ public final class SimWorld: @unchecked Sendable {
             unpluggedUntil = now + duration
             toBoard.removeAll()
             toHost.removeAll()
+            adapter?.clear(now: now)
             board.port.off(at: clock.ticks(atHostNs: now))
         }
     }
@@ -178,6 +187,7 @@ public final class SimWorld: @unchecked Sendable {
             bootloaderUntil = now + duration
             board.port.off(at: clock.ticks(atHostNs: now))
             toHost.removeAll()  // the reset loses whatever the old firmware had in flight
+            adapter?.clear(now: now)
             var noise: [UInt8] = []
             for _ in 0..<96 { noise.append(UInt8(truncatingIfNeeded: rng.next())) }
             noise += [0x00, 0x14, 0x10, 0x00, 0x15, 0x00]
@@ -244,8 +254,10 @@ public final class SimWorld: @unchecked Sendable {
                 bootloaderUntil = nil
                 rebootLocked()
             }
+            releaseAdapterPackets()
             if stopOnHostData, let first = toHost.first, first.at <= now { return }
             var next = deadline
+            if let a = adapter?.nextSend() { next = min(next, a) }
             if let d = toBoard.first?.at, !stalled { next = min(next, d) }
             next = min(next, boardWakeBatched())
             if stopOnHostData, let h = toHost.first?.at { next = min(next, h) }
@@ -326,6 +338,19 @@ public final class SimWorld: @unchecked Sendable {
             data.append(v)
             if impairments.duplicatePerByte > 0 && rng.unit() < impairments.duplicatePerByte { data.append(v) }
         }
+        if var a = adapterFor() {
+            // The adapter's mechanics set the times: to the board in the next USB frame plus the UART; to the
+            // host through the chip's buffer, released as packets by `releaseAdapterPackets`.
+            if toHost {
+                a.fromBoard(data, now: now)
+                adapter = a
+            } else {
+                let at = a.toBoard(count: data.count, now: now)
+                adapter = a
+                queue(data, toHost: false, at: at)
+            }
+            return
+        }
         var delay = Double(impairments.latencyNs)
         if impairments.jitterNs > 0 { delay += (rng.unit() * 2 - 1) * Double(impairments.jitterNs) }
         if toHost {
@@ -336,6 +361,40 @@ public final class SimWorld: @unchecked Sendable {
             let at = max(lastToBoard, now + UInt64(max(0, delay)))
             lastToBoard = at
             toBoard.append((at, data))
+        }
+    }
+
+    /// The adapter for `impairments.model` (rebuilt if the model was changed); nil for the plain link.
+    private func adapterFor() -> LinkAdapter? {
+        guard let m = impairments.model else { return nil }
+        if adapter?.model != m {
+            var r = SplitMix64(seed: adapterSeed)
+            adapter = LinkAdapter(model: m, phase: r.next() % LinkModel.usbFrameNs, timerPhase: r.next() % max(m.holdNs, 1))
+        }
+        return adapter
+    }
+
+    /// Moves the packets the adapter has sent by now to the host's side of the link.
+    private func releaseAdapterPackets() {
+        guard adapter != nil else { return }
+        while let at = adapter?.nextSend(), at <= now {
+            let packet = adapter!.send(at: at)
+            queue(packet, toHost: true, at: at)
+        }
+    }
+
+    /// Queues an adapter's bytes, due at `at`, plus latency ± jitter when set (the host's USB stack); FIFO.
+    private func queue(_ bytes: [UInt8], toHost: Bool, at: UInt64) {
+        guard !bytes.isEmpty else { return }
+        var extra = Double(impairments.latencyNs)
+        if impairments.jitterNs > 0 { extra += (rng.unit() * 2 - 1) * Double(impairments.jitterNs) }
+        let due = at + UInt64(max(0, extra))
+        if toHost {
+            lastToHost = max(lastToHost, due)
+            self.toHost.append((lastToHost, bytes))
+        } else {
+            lastToBoard = max(lastToBoard, due)
+            toBoard.append((lastToBoard, bytes))
         }
     }
 
