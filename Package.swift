@@ -1,6 +1,7 @@
 // swift-tools-version:6.0
 // motorbreath: breath waveforms streamed to a USB motor board on the board's own clock.
 // Data flows one way: Breath (pattern -> frames) -> MotorSession -> MotorWire -> SerialLink -> board.
+// SPDX-License-Identifier: Apache-2.0
 import PackageDescription
 
 let package = Package(

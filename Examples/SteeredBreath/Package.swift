@@ -1,5 +1,6 @@
 // swift-tools-version:6.0
 // An app built on motorbreath's library products: a breath on the simulated board, steered while it plays.
+// SPDX-License-Identifier: Apache-2.0
 import PackageDescription
 
 let package = Package(

@@ -1,5 +1,6 @@
 // One place that picks the board a session plays on: the simulated world in this process, a simulated
 // board on its own thread, or a serial port; how to reach it again after an unplug or a reset; its clock.
+// SPDX-License-Identifier: Apache-2.0
 
 import MotorSession
 import SerialLink

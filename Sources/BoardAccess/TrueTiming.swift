@@ -2,6 +2,7 @@
 // intended host time, and against the duty the host meant: constant memory, so an 8-hour session in
 // virtual time stays small. Beside the connection that knows the world: play, latency and the benchmark all
 // judge a simulated session this way.
+// SPDX-License-Identifier: Apache-2.0
 
 import MotorSession
 import SimBoard

@@ -2,6 +2,7 @@
 // `output` is the one section 5 makes of the frame playing, in every duty format, and negative levels
 // come out only of a board that can reverse and was allowed to. conform sees only the port: a board
 // that reports honestly but drives wrongly fails here; one whose reports lie is caught at the pin.
+// SPDX-License-Identifier: Apache-2.0
 
 import MotorWire
 

@@ -1,5 +1,6 @@
 // Conformance clauses of protocol.md section 2 (framing) and the message basics of section 4: what a
 // board drops silently (and counts), what it answers, and what it refuses with which NAK.
+// SPDX-License-Identifier: Apache-2.0
 
 import MotorWire
 

@@ -1,6 +1,7 @@
 // Conformance clauses for the optional drive ceiling (protocol.md section 4, LIMITS; INFO capability
 // bit 2): a board with it answers LIMITS_REQ and holds the ceiling once the overdrive budget is spent;
 // a board without it answers LIMITS_REQ as any unknown type.
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 import MotorWire

@@ -1,5 +1,6 @@
 // Conformance clauses for the board clock (section 3), CONFIGURE and its refusals, and FRAMES into the
 // buffer (section 4): acknowledgements, duplicates, the gap NAK with selective repeat, the window edge.
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 import MotorWire

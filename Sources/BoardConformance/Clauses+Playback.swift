@@ -1,6 +1,7 @@
 // Conformance clauses of section 6 (playback on the board clock) and START: frames output at their due
 // ticks with the right duties (the board's own PLAYED reports are the evidence), underruns, late frames,
 // the report cadence, re-timing and a START into the past.
+// SPDX-License-Identifier: Apache-2.0
 
 import MotorWire
 

@@ -1,5 +1,6 @@
 // Conformance clauses for revisions (protocol.md section 10): a board of revision 1.2 or later announces
 // its revision in INFO's extension to a host that names its own in HELLO, and to no other host.
+// SPDX-License-Identifier: Apache-2.0
 
 import MotorSession
 import MotorWire

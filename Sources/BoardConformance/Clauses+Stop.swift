@@ -1,6 +1,7 @@
 // Conformance clauses for STOP (section 4), the failsafe (section 6), REPLACE and the LRA carrier of
 // section 5 (drive levels are Clauses+Drive.swift): the motor is off on every path that is not playing a
 // frame the host sent.
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 import MotorWire

@@ -1,5 +1,6 @@
 // The conformance suite: every clause of protocol.md a board must keep, run against a port, one verdict
 // per clause with the section it checks. Clauses live in Clauses+*.swift, grouped by section.
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 import MotorWire

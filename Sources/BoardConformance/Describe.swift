@@ -1,5 +1,6 @@
 // One-line texts of what a board sent, for failure messages: every failure says what was expected and
 // what came, in protocol.md's names rather than as a dump of Swift values.
+// SPDX-License-Identifier: Apache-2.0
 
 import MotorSession
 import MotorWire

@@ -1,5 +1,6 @@
 // Protocol revisions of version 1 (protocol.md section 10): what a board announces in INFO, and what the
 // conformance suite holds it to. Each clause names the revision that introduced it.
+// SPDX-License-Identifier: Apache-2.0
 
 import MotorWire
 

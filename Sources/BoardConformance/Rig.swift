@@ -1,6 +1,7 @@
 // The conformance suite's hands on a board: send messages or raw bytes, collect what comes back within a
 // time, and the few exchanges every clause needs (status, configure, the board's clock now). Nothing
 // here knows how a board is built: only the port.
+// SPDX-License-Identifier: Apache-2.0
 
 import MotorSession
 import MotorWire

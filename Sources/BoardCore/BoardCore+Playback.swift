@@ -1,5 +1,6 @@
 // The board-clocked scheduler: plays each buffered frame at its tick, synthesises the LRA carrier,
 // holds the drive ceiling (DriveLimit.swift), fires the failsafe, and stops.
+// SPDX-License-Identifier: Apache-2.0
 
 #if canImport(MotorWire)
 import MotorWire

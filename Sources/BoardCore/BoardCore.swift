@@ -1,4 +1,5 @@
 // The board's state and its answers to host messages; playback lives in BoardCore+Playback.swift.
+// SPDX-License-Identifier: Apache-2.0
 
 #if canImport(MotorWire)
 import MotorWire

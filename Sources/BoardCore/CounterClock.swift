@@ -1,6 +1,7 @@
 // Board-clock arithmetic, shared by the firmware and host tests: a free-running 32-bit hardware counter
 // extended to 64 bits, and a span of board ticks converted to a wake-up timer's CPU cycles. Only
 // wrapping arithmetic: nothing here can trap, whatever the counter reads.
+// SPDX-License-Identifier: Apache-2.0
 
 /// Extends a free-running 32-bit up-counter to a 64-bit tick count. Each reading adds the counter's
 /// advance since the previous reading, modulo 2^32, so the extension never loses or doubles a wrap as

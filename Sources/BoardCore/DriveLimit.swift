@@ -2,6 +2,7 @@
 // magnitude is above the ceiling (rated voltage / supply voltage) is overdrive, allowed only from a
 // bounded budget, as the DRV2605L bounds its overdrive. A spent budget holds the output at the ceiling
 // until the motor has spent the recovery time at or below it. Integer arithmetic on board ticks.
+// SPDX-License-Identifier: Apache-2.0
 
 #if canImport(MotorWire)
 import MotorWire

@@ -1,4 +1,5 @@
 // Converts raw duty values of each wire format to the board's signed drive level.
+// SPDX-License-Identifier: Apache-2.0
 
 #if canImport(MotorWire)
 import MotorWire

@@ -1,4 +1,5 @@
 // Fixed ring of received duty values, addressed by absolute frame index (no heap).
+// SPDX-License-Identifier: Apache-2.0
 
 #if canImport(MotorWire)
 import MotorWire

@@ -1,4 +1,5 @@
 // The board's motor output, abstracted: firmware writes timer registers, the simulator logs and models.
+// SPDX-License-Identifier: Apache-2.0
 
 /// Where BoardCore sends drive levels. Levels are -32767...32767 (negative = reverse drive).
 /// `schedule` is called with non-decreasing ticks, never earlier than the board's `now`

@@ -1,4 +1,5 @@
 // Small fixed queue of board-to-host messages waiting for the UART (no heap).
+// SPDX-License-Identifier: Apache-2.0
 
 #if canImport(MotorWire)
 import MotorWire

@@ -1,5 +1,6 @@
 // Levels handed to the motor port ahead of their tick (the output lead), so that STATUS can say what is
 // output now rather than what was last handed over (no heap).
+// SPDX-License-Identifier: Apache-2.0
 
 #if canImport(MotorWire)
 import MotorWire

@@ -1,4 +1,5 @@
 // Accumulates what was output for a run of frames, to be reported in a PLAYED message.
+// SPDX-License-Identifier: Apache-2.0
 
 #if canImport(MotorWire)
 import MotorWire

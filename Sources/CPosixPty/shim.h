@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* CPosixPty: POSIX pseudo-terminal calls that Glibc's Swift module hides behind feature macros.
    Declared here (they are in every glibc) rather than re-including stdlib.h with _GNU_SOURCE. */
 #include <stddef.h>

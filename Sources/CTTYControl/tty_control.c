@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* CTTYControl: termios2/BOTHER baud rates and DTR/RTS, straight from the Linux ioctls, and kcmp(2).
    Uses the kernel's own struct termios2 (asm/termbits.h), so glibc's termios.h is not included. */
 #include "tty_control.h"

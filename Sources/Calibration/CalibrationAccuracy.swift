@@ -1,5 +1,6 @@
 // How well the calibration finds the hidden truth: over many seeded simulated people and motors, the
 // error of each measurement (p50, p95, worst, with the worst seed) and the trials it needed.
+// SPDX-License-Identifier: Apache-2.0
 
 /// How well the calibration found the hidden truth for one task over many seeded simulated rigs: the error
 /// percentiles (absolute and relative), the worst error with its seed, and the trials the task needed.

@@ -1,6 +1,7 @@
 // The calibration as a pure state machine: the tasks in order, one staircase each, the stimulus of the
 // next trial, the answers, and the measured values. No clock, no I/O: a terminal, a test or the
 // simulated person drives it the same way.
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 

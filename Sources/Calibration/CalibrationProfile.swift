@@ -1,5 +1,6 @@
 // A calibration's result as saved: per board (its unique id from INFO) and body spot, the motor's start
 // and stop thresholds, the felt range on the spot, the motor's lag and where that number came from.
+// SPDX-License-Identifier: Apache-2.0
 
 import Breath
 

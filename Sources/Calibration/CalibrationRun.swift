@@ -1,5 +1,6 @@
 // The calibration's trial loop on a board: each trial's stimulus played, answered by a person at the keys
 // or a simulated person, fed to the procedure, until it is done, stopped or the answers run out.
+// SPDX-License-Identifier: Apache-2.0
 
 import MotorSession
 

@@ -1,5 +1,6 @@
 // The four measurements of a calibration, each a staircase: what the person does, what is asked, what
 // each trial plays, and which answer means "the level is above the point".
+// SPDX-License-Identifier: Apache-2.0
 
 /// One measurement of the calibration.
 public enum CalibrationTask: String, Sendable, CaseIterable, Codable {

@@ -1,5 +1,6 @@
 // Where motorbreath keeps calibration profiles: JSON files in the profiles folder of the config directory
 // ($XDG_CONFIG_HOME/motorbreath, else ~/.config/motorbreath). The only file I/O of this module.
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 import Preferences

@@ -3,6 +3,7 @@
 // a reserved byte, wafer); the id now is the lot folded into 5 bytes, then wafer, die Y, die X
 // (protocol.md, INFO). The old id determines the new id's first six bytes, so a saved profile whose
 // id maps onto them is this board's (or one from the same wafer, which shared that profile anyway).
+// SPDX-License-Identifier: Apache-2.0
 
 /// The old AVR unique id and the new one, byte by byte (wire order, little-endian).
 public enum LegacyBoardID {

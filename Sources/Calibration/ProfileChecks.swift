@@ -1,5 +1,6 @@
 // What a profile read back from disk may hold: every field within the ranges `calibrate` produces, so a
 // hand-edited or damaged profile is refused with the field named instead of shaping frames to zero or full.
+// SPDX-License-Identifier: Apache-2.0
 
 extension CalibrationProfile {
     /// The lag a profile may carry, seconds: what the spin-up task can measure of a real ERM. A derived lag

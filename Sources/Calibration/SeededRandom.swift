@@ -1,4 +1,5 @@
 // The simulated person's and motor's random source, and the normal curve their answers follow.
+// SPDX-License-Identifier: Apache-2.0
 
 import Breath
 import Foundation

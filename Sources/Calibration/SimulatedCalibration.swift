@@ -1,6 +1,7 @@
 // A calibration run against a simulated motor and a simulated person, in no time: the procedure's
 // stimuli are played on the motor model and judged by the person. Also the hidden truth each
 // measurement should find, so its accuracy can be measured.
+// SPDX-License-Identifier: Apache-2.0
 
 import Breath
 

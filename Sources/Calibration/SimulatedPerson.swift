@@ -1,5 +1,6 @@
 // A simulated person answering calibration questions: hidden thresholds (on the fingertips and on the
 // body spot), a hidden comfortable maximum, psychometric noise, lapses and false alarms, all seeded.
+// SPDX-License-Identifier: Apache-2.0
 
 import Breath
 

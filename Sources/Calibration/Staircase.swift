@@ -2,6 +2,7 @@
 // answers in a row and up after a negative one; steps halve at the first reversals; it stops after a
 // number of reversals and estimates the threshold as the mean of the last reversal levels.
 // Pure: no clock, no I/O, no randomness.
+// SPDX-License-Identifier: Apache-2.0
 
 /// Settings of a staircase.
 public struct StaircaseRule: Sendable, Equatable, Codable {

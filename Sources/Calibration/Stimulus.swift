@@ -1,5 +1,6 @@
 // What one calibration trial plays: steady drive levels held for set times, and the stretch at its end
 // the person judges. Also how such a stimulus feels on a motor model (for the simulated person).
+// SPDX-License-Identifier: Apache-2.0
 
 import Breath
 

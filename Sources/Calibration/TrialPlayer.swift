@@ -1,5 +1,6 @@
 // Plays one calibration trial's stimulus on a board through a BreathSession (steady levels, no shaping,
 // no warm-up), and, on the simulated board, reads back what its output really did.
+// SPDX-License-Identifier: Apache-2.0
 
 import Breath
 import MotorSession

@@ -1,5 +1,6 @@
 // The host's time: CLOCK_MONOTONIC, the clock a session reads (real, or a simulation's virtual one), and a
 // sleep that survives signals.
+// SPDX-License-Identifier: Apache-2.0
 
 import Glibc
 

@@ -1,5 +1,6 @@
 // A tiny pthread mutex wrapper (usable from any thread): the links, the session and the simulated board lock
 // with it.
+// SPDX-License-Identifier: Apache-2.0
 
 import Glibc
 

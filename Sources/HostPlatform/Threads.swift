@@ -1,5 +1,6 @@
 // Threads of their own, and a condition to wait on with a deadline: the two pthread patterns the links,
 // the session's keep-alive, the simulated board and the control interfaces share.
+// SPDX-License-Identifier: Apache-2.0
 
 import Glibc
 

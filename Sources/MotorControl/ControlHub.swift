@@ -1,6 +1,7 @@
 // Where every way of steering a playing breath meets: keys, JSON lines on stdin, a Unix socket. It keeps
 // the current intensity, sharpness and pace (keys step them), turns commands into changes for the
 // session's inbox, and sends the session's events to every listener.
+// SPDX-License-Identifier: Apache-2.0
 
 import Breath
 import MotorSession

@@ -1,6 +1,7 @@
 // The control protocol of `play --control -` and `--control-socket`: one JSON object per line each way.
 // Commands in ({"command":"intensity","value":0.5}), events out ({"event":"phase",...}). docs/control.md
 // describes every message.
+// SPDX-License-Identifier: Apache-2.0
 
 import Breath
 import Foundation

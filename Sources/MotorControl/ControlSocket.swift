@@ -2,6 +2,7 @@
 // commands as JSON lines and receives every event as a JSON line (the latest command wins). Events wait
 // in a bounded queue per client (EventQueue): the session never waits for a client, and a line is never
 // split between clients' writes. The socket file is removed at the end only if it is still ours.
+// SPDX-License-Identifier: Apache-2.0
 
 import Glibc
 import HostPlatform

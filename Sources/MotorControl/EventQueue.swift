@@ -1,6 +1,7 @@
 // A client's outgoing events: a bounded queue of whole JSON lines. The session only ever appends (it
 // never waits for a client); when a client reads too slowly the oldest lines go first, and the next
 // line it gets is a `dropped` event saying how many it missed.
+// SPDX-License-Identifier: Apache-2.0
 
 import Glibc
 import HostPlatform

@@ -1,6 +1,7 @@
 // Splits a byte stream (standard input, a socket connection) into the control protocol's lines, with one
 // limit for every way in: a line longer than `LineReader.limit` bytes is answered with an error naming
 // the limit and skipped to its newline, never held whole (a 300 MB line costs 64 KiB, not 300 MB).
+// SPDX-License-Identifier: Apache-2.0
 
 /// Whole lines out of bytes as they arrive; over-long lines are reported once and discarded.
 public struct LineReader: Sendable {

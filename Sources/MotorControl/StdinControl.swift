@@ -1,5 +1,6 @@
 // JSON lines on standard input (`--control -`), read on a thread of their own with the protocol's line
 // limit; the answers go wherever the caller says (standard output's event queue).
+// SPDX-License-Identifier: Apache-2.0
 
 import Glibc
 import HostPlatform

@@ -1,6 +1,7 @@
 // The bench test of a board (real, or emulated in QEMU): round trips, clock drift, the highest frame
 // rate the link sustains, schedule error from the board's own PLAYED timestamps, and failsafe latency
 // measured on the board clock.
+// SPDX-License-Identifier: Apache-2.0
 
 import MotorWire
 import SerialLink

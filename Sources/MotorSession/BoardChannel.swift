@@ -1,4 +1,5 @@
 // The host's end of the wire: sequence numbers, framing, decoding, and waiting for a reply.
+// SPDX-License-Identifier: Apache-2.0
 
 import MotorWire
 import SerialLink

@@ -1,5 +1,6 @@
 // The board's counters (underruns, late frames, CRC errors) summed over every stream of a session: a
 // re-prepare zeroes the board's stream counters, and its error counters count since it booted.
+// SPDX-License-Identifier: Apache-2.0
 
 import MotorWire
 

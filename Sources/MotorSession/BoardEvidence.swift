@@ -1,5 +1,6 @@
 // The evidence part of a `Player`: what the board reported of the stream (STATUS counters, PLAYED
 // blocks judged against the frames the host meant), summed over every stream of the session.
+// SPDX-License-Identifier: Apache-2.0
 
 import MotorWire
 

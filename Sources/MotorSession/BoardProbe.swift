@@ -1,4 +1,5 @@
 // Asks whatever is on a port whether it is a motorbreath board (HELLO -> INFO), without playing anything.
+// SPDX-License-Identifier: Apache-2.0
 
 import MotorWire
 import SerialLink

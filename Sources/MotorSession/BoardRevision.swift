@@ -1,6 +1,7 @@
 // Asks a board which protocol revision it keeps (protocol.md section 10): HELLO with the host's revision,
 // answered by INFO with its extension from a board of revision 1.2 or later, by NAK bad_message from a
 // board of revision 1.1, and by a plain INFO or nothing from one of revision 1.0.
+// SPDX-License-Identifier: Apache-2.0
 
 import MotorWire
 

@@ -6,6 +6,7 @@
 //     session.onEvent = { event in print(event) }
 //     let report = try session.play(try BreathPattern.parse("4-7-8"), loop: true)   // blocks; from another
 //     session.change(.strength(0.5))                                                 // thread: change, stop
+// SPDX-License-Identifier: Apache-2.0
 
 import Breath
 import MotorWire

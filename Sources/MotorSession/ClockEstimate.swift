@@ -1,6 +1,7 @@
 // Board clock tracking: offset and drift from CLOCK exchanges, refreshed for the whole session. The rate is
 // the slope that maximises the gap between two envelopes of the exchanges (each request's send time bounds
 // the board's tick from above, each reply's receive time from below); the offset is the gap's middle.
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 

@@ -2,6 +2,7 @@
 // and the upper hull of the replies' (receive time, tick). The slope search evaluates the envelopes at some
 // 64 slopes; over the hulls (tens of points) instead of every exchange kept (up to a thousand), with the
 // same arithmetic per point, so the fitted slope is the same.
+// SPDX-License-Identifier: Apache-2.0
 
 struct ClockHull {
     typealias Point = (x: Double, y: Double)

@@ -1,6 +1,7 @@
 // CLOCK exchanges during playback: when the next request is due, which replies answer which request,
 // and the tracker they feed. Requests go out without waiting for replies (matched by token), so a lost
 // reply costs one sample, not a timeout.
+// SPDX-License-Identifier: Apache-2.0
 
 import MotorWire
 

@@ -1,5 +1,6 @@
 // The board's drive ceiling on the host: LIMITS asked at prepare (only of a board that advertises it
 // with INFO capability bit 2), and turned into the renderer's DriveCeiling.
+// SPDX-License-Identifier: Apache-2.0
 
 import Breath
 import MotorWire

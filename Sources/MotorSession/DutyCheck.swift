@@ -2,6 +2,7 @@
 // 0) from one where a value the host never sent reached the motor. The board's STATUS carries its
 // underrun count and next frame to play: if the count did not move while a block played, its frames all
 // had data, and a CRC mismatch means a wrong value reached the motor.
+// SPDX-License-Identifier: Apache-2.0
 
 import MotorWire
 

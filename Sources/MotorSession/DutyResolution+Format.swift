@@ -1,4 +1,5 @@
 // The render resolution for the duty format a board was configured with: one mapping, for every player.
+// SPDX-License-Identifier: Apache-2.0
 
 import Breath
 import MotorWire

@@ -1,4 +1,5 @@
 // What the session streams: duty values by frame index, rendered on demand within a bounded window.
+// SPDX-License-Identifier: Apache-2.0
 
 import Breath
 

@@ -1,5 +1,6 @@
 // The stream part of a `Player`: the breath's frames, where the board's current stream starts in them
 // (wire index 0), the send window over the board's buffer, how the stream ends, and what was sent.
+// SPDX-License-Identifier: Apache-2.0
 
 /// The frames on their way to the board, in session frame indices (wire index = session index - `wireBase`).
 struct FrameStream {

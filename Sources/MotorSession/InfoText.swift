@@ -1,4 +1,5 @@
 // Human-readable names for what a board says about itself (INFO), shared by play, info, bench and ports.
+// SPDX-License-Identifier: Apache-2.0
 
 import MotorWire
 

@@ -1,6 +1,7 @@
 // A thread of its own that keeps the board's failsafe fed while the session's loop is busy or stalled
 // (rendering, a blocked terminal write, a loaded machine), so the failsafe only fires when the host is
 // really gone. It sends nothing while the loop's own traffic (frames, clock requests) keeps flowing.
+// SPDX-License-Identifier: Apache-2.0
 
 import Glibc
 import SerialLink

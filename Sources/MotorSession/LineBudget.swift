@@ -1,5 +1,6 @@
 // How much of the serial line the host's steady traffic to the board takes, and how far apart its CLOCK
 // requests must be so that it stays within a share of the line (the frames come first).
+// SPDX-License-Identifier: Apache-2.0
 
 import MotorWire
 

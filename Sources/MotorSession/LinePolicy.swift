@@ -1,6 +1,7 @@
 // The line part of a `Player`: how the line has been lately (clean or corrupting frames) and what the
 // session does about it: message sizes, how much of the board's buffer to keep filled, when a hole may
 // be repaired again, how many copies a repair gets, and the spacing of CLOCK exchanges the line allows.
+// SPDX-License-Identifier: Apache-2.0
 
 import MotorWire
 

@@ -1,5 +1,6 @@
 // What the session knows about the line and the board right now: the last STATUS, the last round
 // trip, and whether the line has been corrupting frames lately (which turns on sending batches twice).
+// SPDX-License-Identifier: Apache-2.0
 
 import MotorWire
 

@@ -1,6 +1,7 @@
 // The live-edit part of a `Player`: changes waiting for the board's proof that they reached the motor,
 // events held until the board's clock passes their tick, and what the board's output lead and the
 // re-rendering time leave changeable.
+// SPDX-License-Identifier: Apache-2.0
 
 /// The state of a breath's live changes and the events they and its phases give.
 struct LiveEdits {

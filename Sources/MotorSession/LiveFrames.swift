@@ -1,6 +1,7 @@
 // Duty frames of a breath that can be changed while it plays: frames are rendered ahead from a LivePlan;
 // an edit at frame k drops what was rendered from k on and picks the rendering up there, from a renderer
 // that starts a few seconds earlier so the motor model has the same state at k (the splice is seamless).
+// SPDX-License-Identifier: Apache-2.0
 
 import Breath
 

@@ -1,6 +1,7 @@
 // Percentiles of a stream of non-negative values in constant memory (an 8-hour session has millions of
 // frames): log-linear buckets, exact below 204.8 (in the caller's unit, at 0.1 resolution) and within
 // 0.1 % above, with the exact minimum and maximum.
+// SPDX-License-Identifier: Apache-2.0
 
 /// Percentiles of a stream of non-negative values in constant memory (an 8-hour session has millions of
 /// frames): log-linear buckets, exact below 204.8 (in the caller's unit, at 0.1 resolution) and within 0.1 %

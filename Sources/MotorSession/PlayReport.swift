@@ -1,4 +1,5 @@
 // What a playback session did, measured on the board's clock where it can be.
+// SPDX-License-Identifier: Apache-2.0
 
 /// Final numbers of one playback; the CLI prints it and `--json` serialises it.
 public struct PlayReport: Sendable, Codable {

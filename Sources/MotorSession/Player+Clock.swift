@@ -1,6 +1,7 @@
 // Clock tracking during playback: CLOCK exchanges, and re-timing the board (START) when its schedule
 // drifts from the estimate, so a board clock several percent off never makes the breath drift.
 // Works on the timing part (and the line part's round trip).
+// SPDX-License-Identifier: Apache-2.0
 
 import MotorWire
 

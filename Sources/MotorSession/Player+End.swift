@@ -1,6 +1,7 @@
 // Ending a stream: once every frame is sent, a deferred STOP (at_index = the end) lets the board finish
 // the last frame's whole period by itself; the session is over when the board says it stopped, on its
 // own clock, after that period. Only then does the final STOP(now) go out.
+// SPDX-License-Identifier: Apache-2.0
 
 import MotorWire
 

@@ -1,6 +1,7 @@
 // Changes to a breath while it plays: each is made from the first frame the board has not yet output
 // (by the time the change can reach it), the frames already sent from there are replaced on the board
 // (REPLACE), and the event of its arrival at the motor is reported from the board's own PLAYED evidence.
+// SPDX-License-Identifier: Apache-2.0
 
 import Breath
 import MotorWire

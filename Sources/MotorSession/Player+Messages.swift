@@ -1,6 +1,7 @@
 // What the session does with each board message: STATUS (acknowledgements, lost STARTs, the end of
 // the stream, a board that lost its stream), NAK (selective repeat), PLAYED (the board-clock evidence of
 // what was output), CLOCK (the clock tracker), INFO (the board restarted).
+// SPDX-License-Identifier: Apache-2.0
 
 import MotorWire
 

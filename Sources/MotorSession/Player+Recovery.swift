@@ -3,6 +3,7 @@
 // reopened port when it does not, and resume where the breath is by then, like a haptic engine's reset
 // handler. Bounded retries, each one shown in the live line. Works on the recovery part (and re-prepares
 // the others: a fresh clock tracker, the board's buffer and format, a new stream).
+// SPDX-License-Identifier: Apache-2.0
 
 import MotorWire
 import SerialLink

@@ -1,6 +1,7 @@
 // The `PlayReport`, built in one place from the player's parts: the stream (what was sent), the board's
 // evidence (what was played, lost, late), timing (re-times, the clock), recovery (reconnects), and the
 // numbers taken when the session ended (the line's totals, the round trips, how it ended).
+// SPDX-License-Identifier: Apache-2.0
 
 import MotorWire
 

@@ -1,6 +1,7 @@
 // Sending the stream: pre-fill and START, topping the board's buffer up in whole messages within its
 // window, selective repeat of the holes the board names, the retransmission timeout, and the loop's wait.
 // Works on the stream and line parts (and the timing part for START and the schedule).
+// SPDX-License-Identifier: Apache-2.0
 
 import MotorWire
 

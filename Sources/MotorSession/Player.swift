@@ -4,6 +4,7 @@
 // the report is built from them in Player+Report.swift. Sending and repairing: Player+Send.swift. Board
 // messages: Player+Messages.swift. Clock tracking and re-timing: Player+Clock.swift. Reconnecting and
 // re-preparing: Player+Recovery.swift. Ending the stream: Player+End.swift. Live changes: Player+Live.swift.
+// SPDX-License-Identifier: Apache-2.0
 
 import MotorWire
 import SerialLink

@@ -1,4 +1,5 @@
 // Prepare: HELLO -> INFO, CONFIGURE -> STATUS, clock sync, before any frame is sent.
+// SPDX-License-Identifier: Apache-2.0
 
 import MotorWire
 import SerialLink

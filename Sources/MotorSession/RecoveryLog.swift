@@ -1,4 +1,5 @@
 // The recovery part of a `Player`: what the session says it is doing, and what reconnecting cost.
+// SPDX-License-Identifier: Apache-2.0
 
 /// The reconnects of a session and what they cost; the live line's state text.
 struct RecoveryLog {

@@ -1,5 +1,6 @@
 // The host's view of the board's buffer window: which frames are sent, acknowledged and played, and
 // when each was last sent (so a hole the board names is resent once per round trip, not on every NAK).
+// SPDX-License-Identifier: Apache-2.0
 
 /// Frame bookkeeping in session frame indices.
 struct SendWindow {

@@ -1,6 +1,7 @@
 // Steering a session while it plays: changes arrive from any thread (keys, a socket, an app) into an
 // inbox the session's loop empties; what happened goes out as events (a phase began, a change reached
 // the motor), each with the board tick it happened at.
+// SPDX-License-Identifier: Apache-2.0
 
 import Breath
 import SerialLink

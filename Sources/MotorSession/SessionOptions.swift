@@ -1,4 +1,5 @@
 // Knobs of a playback session, with the defaults the CLI uses.
+// SPDX-License-Identifier: Apache-2.0
 
 import MotorWire
 

@@ -1,5 +1,6 @@
 // A frame source that can be steered while it plays: what a session needs of it to make the changes in
 // its inbox and to report the breath's phases as they reach the motor. `LiveFrames` is one.
+// SPDX-License-Identifier: Apache-2.0
 
 import Breath
 

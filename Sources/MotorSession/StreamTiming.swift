@@ -1,5 +1,6 @@
 // The timing part of a `Player`: when each frame is meant to be felt (host time), the board's timebase
 // (START) and when to move it as the clock estimate improves, and when CLOCK requests go out.
+// SPDX-License-Identifier: Apache-2.0
 
 import MotorWire
 

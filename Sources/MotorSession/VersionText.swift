@@ -1,4 +1,5 @@
 // The version as text, for the host (MotorWire's numbers are compiled into the firmware too, without text).
+// SPDX-License-Identifier: Apache-2.0
 
 import MotorWire
 

@@ -1,4 +1,5 @@
 // Board-to-host messages: the enum, payload encoding and strict decoding.
+// SPDX-License-Identifier: Apache-2.0
 
 /// A message the board sends to the host.
 public enum BoardMessage: Sendable, Equatable {

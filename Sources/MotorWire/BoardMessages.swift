@@ -1,4 +1,5 @@
 // Payload structs of the board-to-host messages (INFO, STATUS, NAK, PLAYED), field for field as protocol.md.
+// SPDX-License-Identifier: Apache-2.0
 
 /// The kind of motor the board drives.
 public enum MotorKind: UInt8, Sendable, CaseIterable {

@@ -1,4 +1,5 @@
 // Consistent Overhead Byte Stuffing: removes every 0x00 from a frame so 0x00 can delimit frames.
+// SPDX-License-Identifier: Apache-2.0
 
 /// COBS as published by Cheshire and Baker (1999). An encoded block is a series of groups:
 /// a code byte `c` (1...255) followed by `c - 1` non-zero data bytes; a group with `c < 255`

@@ -1,4 +1,5 @@
 // CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF, no reflection, xorout 0, check 0x29B1) for protocol v1.
+// SPDX-License-Identifier: Apache-2.0
 
 /// CRC-16/CCITT-FALSE, also catalogued as CRC-16/IBM-3740 and CRC-16/AUTOSAR.
 /// Width 16, polynomial 0x1021, init 0xFFFF, refin/refout false, xorout 0x0000.

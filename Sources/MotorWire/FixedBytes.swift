@@ -1,4 +1,5 @@
 // Fixed-capacity byte storage (no heap), sized for the largest frame protocol v1 allows.
+// SPDX-License-Identifier: Apache-2.0
 
 /// A byte buffer with a fixed capacity of `FixedBytes.capacity` and a current `count`.
 /// It lives inline (stack or static memory), so firmware can use it without a heap.

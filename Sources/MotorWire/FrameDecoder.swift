@@ -1,4 +1,5 @@
 // Streaming deframer: bytes in one at a time, validated packets or counted errors out.
+// SPDX-License-Identifier: Apache-2.0
 
 /// Result of pushing one byte into a `FrameDecoder`.
 public enum DecodeEvent: Sendable {

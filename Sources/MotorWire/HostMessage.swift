@@ -1,4 +1,5 @@
 // Host-to-board messages: the enum, payload encoding and strict decoding.
+// SPDX-License-Identifier: Apache-2.0
 
 /// A message the host sends to the board.
 public enum HostMessage: Sendable, Equatable {

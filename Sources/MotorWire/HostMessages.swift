@@ -1,4 +1,5 @@
 // Payload structs of the host-to-board messages (CONFIGURE, FRAMES, START), field for field as protocol.md.
+// SPDX-License-Identifier: Apache-2.0
 
 /// How duty values are packed in FRAMES (protocol.md "Duty formats").
 public enum DutyFormat: UInt8, Sendable, CaseIterable {

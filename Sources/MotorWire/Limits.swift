@@ -1,5 +1,6 @@
 // LIMITS (board -> host, 0x87), the answer to LIMITS_REQ (0x08): the motor's drive ceiling and its
 // overdrive budget. An optional addition to protocol v1, advertised by INFO capability bit 2.
+// SPDX-License-Identifier: Apache-2.0
 
 /// The motor's voltage ceiling as drive levels, and the overdrive the board allows above it.
 public struct Limits: Sendable, Equatable {

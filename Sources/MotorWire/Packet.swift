@@ -1,4 +1,5 @@
 // One frame's content after deframing: header fields plus payload bytes, and its wire encoding.
+// SPDX-License-Identifier: Apache-2.0
 
 /// A validated frame: version already checked, CRC already checked.
 public struct Packet: Sendable {

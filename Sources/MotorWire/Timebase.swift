@@ -1,4 +1,5 @@
 // Protocol v1 timing formula: maps frame indices to board ticks: anchor index, anchor tick, period in 32.32 fixed point.
+// SPDX-License-Identifier: Apache-2.0
 
 /// Frame i plays at anchorTick + (i - anchorIndex) * periodQ32 / 2^32 (rounded down).
 public struct Timebase: Sendable, Equatable {

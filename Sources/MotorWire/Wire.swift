@@ -1,4 +1,5 @@
 // Protocol v1 constants shared by host and board: version, sizes, message type codes.
+// SPDX-License-Identifier: Apache-2.0
 
 /// Numbers fixed by protocol.md, section "Frame layout" and "Messages".
 public enum Wire {

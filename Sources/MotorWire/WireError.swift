@@ -1,4 +1,5 @@
 // Everything that can be wrong with bytes received from the wire, as one error enum.
+// SPDX-License-Identifier: Apache-2.0
 
 /// Why a frame or message was rejected. Decoders count these; nothing here traps.
 public enum WireError: Error, Sendable, Equatable {

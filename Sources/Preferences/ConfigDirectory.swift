@@ -1,5 +1,6 @@
 // motorbreath's config directory, $XDG_CONFIG_HOME/motorbreath (else ~/.config/motorbreath): where it is,
 // reading a file with a size limit, replacing a file whole, and the one-line error naming the file.
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 

@@ -1,5 +1,6 @@
 // What a person set once outside calibration (today: the last strength given to play), kept in
 // settings.json in the config directory: the file and its format are those of earlier versions.
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 

@@ -1,4 +1,5 @@
 // The byte-stream interface every link implements (serial port, pty, in-memory), and its errors.
+// SPDX-License-Identifier: Apache-2.0
 
 /// A bidirectional byte stream to a board. Reads never block longer than their timeout.
 public protocol ByteLink: AnyObject, Sendable {

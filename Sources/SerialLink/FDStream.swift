@@ -1,4 +1,5 @@
 // Nonblocking reads and writes on a file descriptor, waited on with poll(): shared by the tty links.
+// SPDX-License-Identifier: Apache-2.0
 
 import Glibc
 

@@ -1,4 +1,5 @@
 // An in-process byte pipe pair (host end, board end) with blocking reads that time out.
+// SPDX-License-Identifier: Apache-2.0
 
 import Glibc
 

@@ -1,4 +1,5 @@
 // How a port is opened: baud rate, which driver (libserialport or termios), and the modem lines.
+// SPDX-License-Identifier: Apache-2.0
 
 /// Settings for opening a serial port. The defaults suit a motorbreath board on a USB-UART bridge.
 public struct LinkSettings: Sendable, Equatable {

@@ -1,4 +1,5 @@
 // Loopback self-test for a serial adapter with TX wired to RX: verified throughput and round-trip latency.
+// SPDX-License-Identifier: Apache-2.0
 
 /// What the self-test measured.
 public struct LoopbackReport: Sendable, Codable {

@@ -1,4 +1,5 @@
 // Maps errno values from open/read/write on a tty to LinkError, the same for every link kind.
+// SPDX-License-Identifier: Apache-2.0
 
 import Glibc
 

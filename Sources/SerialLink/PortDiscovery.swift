@@ -1,4 +1,5 @@
 // Lists the serial ports libserialport can see, with their USB identity where they have one.
+// SPDX-License-Identifier: Apache-2.0
 
 import CSerialPort
 

@@ -2,6 +2,7 @@
 // takes the board's replies, and a tty has no lock that stops them. A pseudo-terminal's board side (the
 // process holding its master) is not counted, nor a process that only inherited that side's own descriptor
 // of the port (socat's `SYSTEM:cat` child: it never opened the port itself).
+// SPDX-License-Identifier: Apache-2.0
 
 import CTTYControl
 import Glibc

@@ -1,4 +1,5 @@
 // Opens a port path with the right link: termios for pseudo-terminals, libserialport otherwise.
+// SPDX-License-Identifier: Apache-2.0
 
 import Glibc
 

@@ -1,4 +1,5 @@
 // Creates a pseudo-terminal pair: the simulated board holds the master, the host opens the slave path.
+// SPDX-License-Identifier: Apache-2.0
 
 import CPosixPty
 import Glibc

@@ -1,5 +1,6 @@
 // A stable name for a pseudo-terminal (`sim-board --link PATH`): a symlink made only where nothing is, or
 // over the stale link of a board that is gone, and removed at exit only while it still points at our pty.
+// SPDX-License-Identifier: Apache-2.0
 
 import Glibc
 

@@ -1,5 +1,6 @@
 // A real serial port through libserialport: exclusive open, 8N1, no flow control, nonblocking I/O
 // waited on with poll() on the port's handle, every return code checked.
+// SPDX-License-Identifier: Apache-2.0
 
 import CSerialPort
 import CTTYControl

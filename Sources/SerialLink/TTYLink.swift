@@ -1,5 +1,6 @@
 // A tty opened with termios: raw 8N1, exclusive, nonblocking, poll-driven. Used for pseudo-terminals
 // (which libserialport cannot open) and as the fallback for other tty devices.
+// SPDX-License-Identifier: Apache-2.0
 
 import CTTYControl
 import Glibc

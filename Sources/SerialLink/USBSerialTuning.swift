@@ -1,4 +1,5 @@
 // FTDI adapters hold received bytes for their latency timer (16 ms by default): read it, and set 1 ms.
+// SPDX-License-Identifier: Apache-2.0
 
 import Glibc
 

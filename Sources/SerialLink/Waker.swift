@@ -1,4 +1,5 @@
 // Wakes a thread waiting in poll() on a link: a self-pipe that is polled next to the port.
+// SPDX-License-Identifier: Apache-2.0
 
 import Glibc
 

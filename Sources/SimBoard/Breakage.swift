@@ -2,6 +2,7 @@
 // breaks one promise of protocol.md (and names that clause only). The board logic stays correct; the
 // lie is told on the way out, as a flawed firmware would tell it. conform sees only the port, so a board
 // whose STATUS reports a wrong level is, to it, a board that drives that level and reports it honestly.
+// SPDX-License-Identifier: Apache-2.0
 
 import MotorWire
 

@@ -1,6 +1,7 @@
 // The simulated board's drive log on disk, written as the board runs (so it survives SIGKILL and stays
 // small in memory): the board clock's origin, one "tick level" line per settled drive change, and what
 // the board knew when it stopped. Tests read it as the pin of the simulated board.
+// SPDX-License-Identifier: Apache-2.0
 
 import Glibc
 

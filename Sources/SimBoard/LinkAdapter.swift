@@ -1,5 +1,6 @@
 // The state of a simulated USB-serial adapter (a LinkModel) on the world's clock: its UARTs, the bytes it
 // holds for the host, its latency timer or the USB frame grid. SimWorld asks it when bytes arrive.
+// SPDX-License-Identifier: Apache-2.0
 
 /// One adapter between the simulated host and board, both directions, on the world's clock (ns).
 struct LinkAdapter {

@@ -1,5 +1,6 @@
 // What the simulated link does to bytes: a USB-serial adapter model, latency, jitter, corruption, loss,
 // duplication, garbage bursts; parsed from --sim-link text.
+// SPDX-License-Identifier: Apache-2.0
 
 /// Impairments of a simulated serial link, per direction.
 public struct LinkImpairments: Sendable, Equatable {

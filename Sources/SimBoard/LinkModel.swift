@@ -1,5 +1,6 @@
 // Which USB-serial adapter (or native USB port) the simulated link is: the parameters of its mechanics,
 // per direction, from each device's documentation (docs/performance.md, "Link models", says where from).
+// SPDX-License-Identifier: Apache-2.0
 
 /// A USB-serial adapter or native USB port between host and board, as `--sim-link ftdi` (and `ftdi-1ms`,
 /// `ch340`, `cp2102`, `cdc`) selects it. Host to board: the bytes go out in the next 1 ms USB full-speed

@@ -1,4 +1,5 @@
 // What the simulated board claims to be (INFO) and how its clock misbehaves, from command-line options.
+// SPDX-License-Identifier: Apache-2.0
 
 import BoardCore
 import MotorWire

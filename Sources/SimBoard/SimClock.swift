@@ -1,6 +1,7 @@
 // The simulated board's own clock: host monotonic time scaled by a drift (which may wander, as an RC
 // oscillator's does with temperature) and shifted by an offset. Exact integer arithmetic, so that the
 // tick at `hostNs(atTick: t)` is never before `t` (a rounding error there livelocked the simulation).
+// SPDX-License-Identifier: Apache-2.0
 
 /// Board ticks = offset + clockHz * integral of (1 + drift(t)) over the host time since boot, where the
 /// drift starts at `driftPPM` and moves by `wanderPPMPerMinute`, changing in one-second steps.

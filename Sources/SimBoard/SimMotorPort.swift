@@ -1,4 +1,5 @@
 // The simulated board's PWM output: a log of drive changes on the board clock, fed to a motor model.
+// SPDX-License-Identifier: Apache-2.0
 
 import BoardCore
 import Breath

@@ -1,6 +1,7 @@
 // A whole simulated setup in one event loop: the board on its own drifting clock and an impaired link.
 // Virtual pacing jumps from event to event (a 10-minute session in seconds, reproducible from a seed);
 // real-time pacing sleeps until each event. The host's link reads are what move the world forward.
+// SPDX-License-Identifier: Apache-2.0
 
 import BoardCore
 import Breath

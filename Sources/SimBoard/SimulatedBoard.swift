@@ -1,4 +1,5 @@
 // BoardCore running on the host: its own thread, its own drifting clock, talking over any ByteLink.
+// SPDX-License-Identifier: Apache-2.0
 
 import BoardCore
 import Breath

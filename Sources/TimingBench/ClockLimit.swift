@@ -1,5 +1,6 @@
 // The best any clock estimator could do on a simulated link: an independent bound for the start error,
 // so the benchmark can say how far motorbreath is from the limit instead of only how far from a goal.
+// SPDX-License-Identifier: Apache-2.0
 
 import Breath
 import SimBoard

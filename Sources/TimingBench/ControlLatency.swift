@@ -2,6 +2,7 @@
 // (strength, pause and resume, pace), measured from each change's arrival to the output of its first
 // changed frame. On a simulated board the output time comes from the board's true clock; on a real port
 // from the board's own PLAYED tick through the host's clock estimate.
+// SPDX-License-Identifier: Apache-2.0
 
 import BoardAccess
 import Breath

@@ -1,5 +1,6 @@
 // The naive approach, for comparison: the host sends each duty byte when it is due and the board
 // applies it on arrival (a hobby sketch reading Serial in its loop). Same link, same virtual time.
+// SPDX-License-Identifier: Apache-2.0
 
 import Breath
 import Foundation

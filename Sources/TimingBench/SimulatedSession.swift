@@ -1,5 +1,6 @@
 // Plays a breath with motorbreath's host session against a simulated board in virtual time, and
 // measures every frame the board output against its true clock.
+// SPDX-License-Identifier: Apache-2.0
 
 import BoardAccess
 import Breath

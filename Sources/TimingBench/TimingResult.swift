@@ -1,4 +1,5 @@
 // Timing of one simulated session, judged against the simulated board's true clock.
+// SPDX-License-Identifier: Apache-2.0
 
 import MotorSession
 

@@ -1,4 +1,5 @@
 // `motorbreath bench --port PATH`: the hardware bench test, on a real board or the emulated one.
+// SPDX-License-Identifier: Apache-2.0
 
 import ArgumentParser
 import BoardAccess

@@ -1,4 +1,5 @@
 // `motorbreath benchmark`: motorbreath against a naive host-timed streamer, side by side, in virtual time.
+// SPDX-License-Identifier: Apache-2.0
 
 import ArgumentParser
 import Breath

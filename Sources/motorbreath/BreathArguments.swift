@@ -1,4 +1,5 @@
 // Command-line options that describe the breath, shared by `play` and `render`.
+// SPDX-License-Identifier: Apache-2.0
 
 import ArgumentParser
 import Breath

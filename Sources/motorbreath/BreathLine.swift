@@ -1,5 +1,6 @@
 // The breath view of play: the phase word, the whole seconds left, and a bar across the rest of the line
 // that swells and fades with the intended intensity, in the terminal's own colours. No link statistics.
+// SPDX-License-Identifier: Apache-2.0
 
 enum BreathLine {
     /// Palette colours (SGR): inhale cyan, exhale blue, the holds dim; an AHAP file ("pattern") cyan.

@@ -1,5 +1,6 @@
 // `motorbreath conform --port PATH`: checks a board against every clause of protocol.md through its port,
 // one line per clause with the section it checks, and exits 0 only when every clause passes.
+// SPDX-License-Identifier: Apache-2.0
 
 import ArgumentParser
 import BoardAccess

@@ -1,4 +1,5 @@
 // `motorbreath fidelity`: how well the felt vibration follows the breath, and how fast rendering is.
+// SPDX-License-Identifier: Apache-2.0
 
 import ArgumentParser
 import Breath

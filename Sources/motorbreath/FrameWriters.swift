@@ -1,5 +1,6 @@
 // `render`'s CSV, JSON and SVG written while rendering, a chunk at a time, so memory stays the same for a
 // minute or a day (the JSON columns are rendered one after another; the renderer is deterministic).
+// SPDX-License-Identifier: Apache-2.0
 
 import Breath
 

@@ -1,4 +1,5 @@
 // `motorbreath info --port PATH`: what the board says about itself (INFO) and its state now (STATUS).
+// SPDX-License-Identifier: Apache-2.0
 
 import ArgumentParser
 import BoardAccess

@@ -1,5 +1,6 @@
 // `motorbreath latency`: how fast a change to a playing breath reaches the motor (strength, pause,
 // resume at random instants), on the simulated board in virtual time or on a real port.
+// SPDX-License-Identifier: Apache-2.0
 
 import ArgumentParser
 import BoardAccess

@@ -12,6 +12,7 @@
 //   part in the scrollback stays there, out of reach of any cursor motion.)
 // - The erase starts at column 1, not 0: erasing to the end of the screen from the top-left corner makes
 //   tmux push the whole screen into its history (scroll-on-clear). Column 0 is overwritten by the text.
+// SPDX-License-Identifier: Apache-2.0
 
 /// A piece of a line and its colour: an SGR parameter of the terminal's own palette ("36" cyan, "2" dim).
 struct Span: Equatable {

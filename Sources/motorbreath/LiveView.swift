@@ -1,5 +1,6 @@
 // What play shows while it runs: the status or the breath view on a terminal's live line, one line
 // per phase when standard error is not a terminal.
+// SPDX-License-Identifier: Apache-2.0
 
 import ArgumentParser
 import Breath

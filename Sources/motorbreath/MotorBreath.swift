@@ -1,4 +1,5 @@
 // The motorbreath command: subcommands, and the one-line error convention for every failure.
+// SPDX-License-Identifier: Apache-2.0
 
 import ArgumentParser
 import Glibc

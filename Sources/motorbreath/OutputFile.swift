@@ -1,5 +1,6 @@
 // Where a command's output goes: standard output, a device, FIFO or symlink written through, or a regular
 // file replaced atomically (a temporary file renamed over it). Every write is checked; errors are one line.
+// SPDX-License-Identifier: Apache-2.0
 
 import Glibc
 import Synchronization

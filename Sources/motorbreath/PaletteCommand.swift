@@ -1,5 +1,6 @@
 // `motorbreath palette`: a steady vibration whose intensity and sharpness follow the keys, like Apple's
 // HapticPalette sample, to explore a motor and a spot on the skin before choosing a strength.
+// SPDX-License-Identifier: Apache-2.0
 
 import ArgumentParser
 import BoardAccess

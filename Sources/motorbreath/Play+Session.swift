@@ -1,5 +1,6 @@
 // play's steps around the session: the board it opens, what it says once prepared, the breath played with
 // the view and the controls following it, and the report of a session that failed.
+// SPDX-License-Identifier: Apache-2.0
 
 import ArgumentParser
 import BoardAccess

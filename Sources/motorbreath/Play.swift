@@ -1,4 +1,5 @@
 // `motorbreath play` (the default): prepare the board, stream the breath, stop with the motor off.
+// SPDX-License-Identifier: Apache-2.0
 
 import ArgumentParser
 import MotorControl

@@ -1,5 +1,6 @@
 // The options that say how to reach a real board (--port, --baud, --driver, modem lines, boot wait),
 // shared by every command that opens a board, and `--simulate` for those that can play on the simulated one.
+// SPDX-License-Identifier: Apache-2.0
 
 import ArgumentParser
 import BoardAccess

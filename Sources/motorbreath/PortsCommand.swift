@@ -1,4 +1,5 @@
 // `motorbreath ports`: the serial ports on this machine, for people and (with --json) for scripts.
+// SPDX-License-Identifier: Apache-2.0
 
 import ArgumentParser
 import Foundation

@@ -1,5 +1,6 @@
 // Progress of a long command (bench, benchmark): on a terminal one live line with the step and, where
 // the command can tick it, the step's elapsed seconds, fitted to the width; elsewhere one line per step.
+// SPDX-License-Identifier: Apache-2.0
 
 final class ProgressLine {
     let label: String

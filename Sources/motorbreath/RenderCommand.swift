@@ -1,4 +1,5 @@
 // `motorbreath render`: the breath as duty frames, offline: CSV, JSON, AHAP or an SVG plot.
+// SPDX-License-Identifier: Apache-2.0
 
 import ArgumentParser
 import Breath

@@ -1,4 +1,5 @@
 // An SVG plot of a rendering: intended intensity, drive and modeled felt amplitude over time, phases shaded.
+// SPDX-License-Identifier: Apache-2.0
 
 import Breath
 

@@ -1,4 +1,5 @@
 // `motorbreath selftest --loopback`: checks a USB-UART adapter with TX wired to RX.
+// SPDX-License-Identifier: Apache-2.0
 
 import ArgumentParser
 import BoardAccess

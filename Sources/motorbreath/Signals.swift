@@ -1,6 +1,7 @@
 // Signals: the SIGINT/SIGTERM/SIGHUP latch the streaming loops poll (STOP, then exit 130/143/129), the
 // SIGWINCH flag the live line reads, and an immediate exit for commands that cannot poll (the terminal
 // given back first).
+// SPDX-License-Identifier: Apache-2.0
 
 import Glibc
 import Synchronization

@@ -1,4 +1,5 @@
 // `motorbreath sim-board`: a simulated board in its own process behind a pseudo-terminal.
+// SPDX-License-Identifier: Apache-2.0
 
 import ArgumentParser
 import Glibc

@@ -1,5 +1,6 @@
 // The status view of play: cycle, phase, countdown, intensity bar and link health on one line; fields
 // are dropped in a fixed order of importance until the line fits the terminal.
+// SPDX-License-Identifier: Apache-2.0
 
 /// What the status line shows at one moment.
 struct StatusValues {

@@ -1,4 +1,5 @@
 // Writing to standard error, the single-line error exit every command uses, and --json output.
+// SPDX-License-Identifier: Apache-2.0
 
 import ArgumentParser
 import Foundation

@@ -1,5 +1,6 @@
 // The terminal on standard error: its width, the columns text takes on it, whether to colour, and
 // giving the cursor and colours back on every way out.
+// SPDX-License-Identifier: Apache-2.0
 
 import Glibc
 import Synchronization

@@ -1,5 +1,6 @@
 // The ATmega328P firmware running in simavr, reached through a pty: hardware/avr's harness in a child
 // process (built by its Makefile once per test run), its port, and its record of the PWM pins.
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 import TestSupport

@@ -1,6 +1,7 @@
 // The ATmega328P firmware (hardware/avr) in simavr, driven by the host over a pty and judged at its PWM
 // pin: INFO of every variant, a whole 4-7-8 checked period by period against the frames and their
 // ticks, STOP now and deferred, the failsafe after the host is killed, and the bench report.
+// SPDX-License-Identifier: Apache-2.0
 
 import Breath
 import Foundation

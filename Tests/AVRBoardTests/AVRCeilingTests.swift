@@ -2,6 +2,7 @@
 // gets at most the overdrive budget above rated / supply voltage, and then the ceiling, whatever it sends.
 // The oracle is the motor's rating from the bill of materials (hardware/avr/README.md) and a leaky bucket
 // run over the pin's high times, not the firmware's own rule.
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 import MotorSession

@@ -1,5 +1,6 @@
 // The conformance suite (motorbreath conform, through the port alone) against the ATmega328P firmware in
 // simavr, for every variant it builds: erm (a MOSFET), erm-hbridge (reverse drive), lra (its own carrier).
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 import TestSupport

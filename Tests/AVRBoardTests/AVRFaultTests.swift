@@ -2,6 +2,7 @@
 // playback, by hanging the main loop, hanging with interrupts off, or overwriting the stack guard. The
 // outputs must go low, and the board must come back and answer, also on a Nano with the old bootloader
 // (the harness's --old-bootloader model: a watchdog reset there is a reset every 16 ms until unplugged).
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 import MotorSession

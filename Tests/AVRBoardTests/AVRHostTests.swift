@@ -1,6 +1,7 @@
 // The AVR firmware's pure C parts, built with the host's cc and run (`make -C hardware/avr host-test`):
 // the unique id's construction from signature-row images (simavr does not model the signature row), and
 // protocol.md's golden vectors through the firmware's codec, payload checks and reply layouts.
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 import Testing

@@ -2,6 +2,7 @@
 // position (hardware/REVIEW.md, A3) is still used by `motorbreath play`: the CLI maps the old id onto the
 // board's new one and says so. The old id here is made from the simulated board's new id by the rule in
 // protocol.md (INFO), as an old firmware on that chip would have reported it.
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 import TestSupport

@@ -1,6 +1,7 @@
 // The AVR firmware's UART error flags (finding A6): a byte received with a framing error is counted in
 // STATUS rx_other_errors. simavr never sets FE0 itself: the harness injects it (--rx-error-at N) on the
 // Nth byte the firmware reads, leaving the byte intact, so the frame still checks and only the flag counts.
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 import MotorSession

@@ -1,5 +1,6 @@
 // One scenario (host messages with arrival ticks) run through BoardCore and through the AVR firmware's C core
 // on the host (hardware/avr/test/replay.c), each giving its drive-level changes and its replies.
+// SPDX-License-Identifier: Apache-2.0
 
 import BoardCore
 import Foundation

@@ -1,6 +1,7 @@
 // BoardCore's scenarios against the AVR firmware's C core on the host: the same messages at the same ticks
 // must give the same drive changes at the same ticks and the same replies, or the test names the first
 // place the two boards differ. (The oracle is BoardCore, the Swift board BoardCoreTests hold to protocol.md.)
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 import MotorWire

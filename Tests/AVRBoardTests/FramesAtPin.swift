@@ -11,6 +11,7 @@
 //    board reports a receive error, which STARTs it had is unknown: late frames are then excused too.)
 //
 // Board ticks are CPU cycles since Timer1 started, so all of this is cycle-exact.
+// SPDX-License-Identifier: Apache-2.0
 
 import MotorWire
 

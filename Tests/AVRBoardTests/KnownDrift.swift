@@ -10,6 +10,7 @@
 //    BoardCore's at the STOP's tick.
 // 3. BoardCore (and so the STM32 board) counts in its final PLAYED a frame it handed to its port within its
 //    output lead that a STOP now then cancelled: PLAYED then reports a frame that never reached the pin.
+// SPDX-License-Identifier: Apache-2.0
 
 enum KnownDrift {
     static let differences: [String: [String]] = [

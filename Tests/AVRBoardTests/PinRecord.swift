@@ -1,6 +1,7 @@
 // The harness's record (hardware/avr/sim/record.h) read back: Timer1's start, every level change of
 // OC1A/OC1B with its CPU cycle, the host's bytes entering the UART, and the cycle-to-wall-clock map.
 // Board ticks are CPU cycles since Timer1 started, so the record speaks the board clock exactly.
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 import MotorWire

@@ -1,5 +1,6 @@
 // Generates hardware/avr/src/wire_gen.h, the C firmware's protocol constants, from MotorWire's tables:
 // message codes, NAK codes, states, duty formats, capability bits and payload sizes have one source.
+// SPDX-License-Identifier: Apache-2.0
 
 import MotorWire
 
@@ -103,6 +104,7 @@ enum WireHeader {
             // Tests/AVRBoardTests/WireHeader.swift: do not edit. After changing MotorWire, regenerate with
             //   MOTORBREATH_WRITE_WIRE_HEADER=1 swift test --skip-build --filter WireHeaderTests
             // (WireHeaderTests fails, naming the constant, while this file differs from what MotorWire says.)
+            // SPDX-License-Identifier: Apache-2.0
             #ifndef WIRE_GEN_H
             #define WIRE_GEN_H
 

@@ -1,6 +1,7 @@
 // The committed C header hardware/avr/src/wire_gen.h against what MotorWire generates (WireHeader), and no
 // hand-copied protocol constant left elsewhere in the firmware. (MotorWire against protocol.md's tables:
 // ProtocolDocTests.) MOTORBREATH_WRITE_WIRE_HEADER=1 rewrites the header instead of failing.
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 import Testing

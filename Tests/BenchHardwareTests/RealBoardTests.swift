@@ -1,6 +1,7 @@
 // Bench tests against a real board on a serial port. They run when MOTORBREATH_BENCH_PORT names the
 // port (and MOTORBREATH_BENCH_BAUD its baud rate, default 115200); otherwise they are skipped, and the
 // test output says so. See hardware/stm32/README.md, "Testing a board".
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 import MotorSession

@@ -1,6 +1,7 @@
 // The firmware clock's arithmetic on the host: a 32-bit counter extended to 64 bits across its wrap
 // (from the same start as the firmware's --clock-near-wrap build), checked against a true 64-bit count;
 // the wake-up delay never early and never longer than asked; BoardCore scheduling across 2^32 ticks.
+// SPDX-License-Identifier: Apache-2.0
 
 import BoardCore
 import MotorWire

@@ -1,6 +1,7 @@
 // The drive ceiling in BoardCore: overdrive above it only for the budget, held at the ceiling until the
 // budget is whole again, the same for reverse drive and the LRA carrier, with and without an output lead;
 // LIMITS_REQ answered (or NAKed by a board without limits). Judged on the port's log of output changes.
+// SPDX-License-Identifier: Apache-2.0
 
 import BoardCore
 import MotorWire

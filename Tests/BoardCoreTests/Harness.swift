@@ -1,4 +1,5 @@
 // A BoardCore driven by hand in board ticks: send host messages, collect replies and output.
+// SPDX-License-Identifier: Apache-2.0
 
 import BoardCore
 import MotorWire

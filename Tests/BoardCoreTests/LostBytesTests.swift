@@ -1,5 +1,6 @@
 // STATUS's rx_lost_bytes (protocol.md revision 1.3): the count the hardware layer keeps reaches a host that
 // named revision 1.3 or later, and never a host of an older revision or one that named none.
+// SPDX-License-Identifier: Apache-2.0
 
 import BoardCore
 import MotorWire

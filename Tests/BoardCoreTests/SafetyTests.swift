@@ -1,4 +1,5 @@
 // BoardCore safety: failsafe, STOP now and at an index, reverse drive gating, LRA carrier.
+// SPDX-License-Identifier: Apache-2.0
 
 import BoardCore
 import MotorWire

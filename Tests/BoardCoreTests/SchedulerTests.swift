@@ -1,4 +1,5 @@
 // BoardCore playback in board ticks: exact output ticks, underruns, late/duplicate/gap/full handling.
+// SPDX-License-Identifier: Apache-2.0
 
 import BoardCore
 import MotorWire

@@ -1,6 +1,7 @@
 // Property: whatever the clock rate, frame period, output lead, carrier and stop, waking the board when
 // `nextWake` says always lets it do something, or moves the next wake later. A wake that does nothing
 // spins an MCU and livelocked the virtual-time simulation (issue 10).
+// SPDX-License-Identifier: Apache-2.0
 
 import BoardCore
 import MotorWire

@@ -3,6 +3,7 @@
 // read stays within 24 h and exports and reads back the same.
 // MOTORBREATH_FUZZ_FILES (default 10000) and MOTORBREATH_FUZZ_SEED (default random) set the run; the seed is
 // printed at the start and with every failure.
+// SPDX-License-Identifier: Apache-2.0
 
 @testable import Breath
 import Foundation

@@ -1,4 +1,5 @@
 // AHAP: export -> import equality, Core Haptics loading rules, and errors that say where.
+// SPDX-License-Identifier: Apache-2.0
 
 import Breath
 import Foundation

@@ -1,6 +1,7 @@
 // Rendering within a motor's drive ceiling: the breath is scaled to the ceiling, overdrive runs stay
 // inside the budget with the board's own rule (re-simulated here frame by frame, without the
 // renderer's margin), and a ceiling at full drive changes nothing.
+// SPDX-License-Identifier: Apache-2.0
 
 import Breath
 import Testing

@@ -1,4 +1,5 @@
 // Easing shapes and Core Haptics parameter semantics: multiply, add, clamp, relative times, who wins.
+// SPDX-License-Identifier: Apache-2.0
 
 import Breath
 import TestSupport

@@ -2,6 +2,7 @@
 // frame count and FNV-1a hash of the raw duty frames of every Golden case. The cues variants (/1/, /3/) were
 // re-recorded for issue 15: the end taps became 1.0, 0.67, 0.33 of the strength (were 0.6, 0.4, 0.2); with the
 // old levels put back, those patterns render exactly the previous hashes (checked once when re-recording).
+// SPDX-License-Identifier: Apache-2.0
 
 let goldenTable: [String: (count: Int, hash: UInt64)] = [
     "4-7-8/0/erm-u8/250/true/0.0": (4750, 0xd63f86460dd261b0),

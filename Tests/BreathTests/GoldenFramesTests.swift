@@ -1,5 +1,6 @@
 // Today's duty frames, pinned: hashes of every raw frame for presets, options, motors and resolutions,
 // recorded from the renderer before the sweep rewrite (issue 11), so the rewrite keeps every result.
+// SPDX-License-Identifier: Apache-2.0
 
 import Breath
 import Foundation

@@ -1,5 +1,6 @@
 // The AHAP JSON reader against Foundation's JSONSerialization (an independent parser) on random documents
 // and random corruptions of them, numbers against Double's own parser, errors with line and column.
+// SPDX-License-Identifier: Apache-2.0
 
 @testable import Breath
 import Foundation

@@ -1,6 +1,7 @@
 // LivePlan: unedited it plays exactly what a BreathPlan plays; each edit changes the breath only from
 // the instant it takes effect, in the way it promises (pause shifts the rest, pace changes later phases,
 // seek starts the phase asked for, finish ends the cycle). Rendered frames are the oracle.
+// SPDX-License-Identifier: Apache-2.0
 
 import Breath
 import Testing

@@ -1,5 +1,6 @@
 // Long or blocking test work on a thread of its own: the test awaits it without holding one of Swift
 // Testing's pool threads (two on this machine), so suites with short time limits still get to run.
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 

@@ -1,6 +1,7 @@
 // The renderer's per-frame loop as it was before the speed work (issue 16), frozen here as the oracle the
 // fast loop must match bit for bit: it reads the same compiled tables (spans, segments, steps) the old way,
 // one frame at a time, with its own copy of the cursors, the shaper, the motor step and the overdrive budget.
+// SPDX-License-Identifier: Apache-2.0
 
 @testable import Breath
 import Foundation

@@ -1,6 +1,7 @@
 // The fast render loop against the frozen per-frame reference (ReferenceRenderer): every raw frame equal,
 // and the modeled motor's final amplitude to the bit, for the golden cases, ceilings, felt ranges, warm-ups
 // and the AHAP fixtures, in random chunk sizes.
+// SPDX-License-Identifier: Apache-2.0
 
 @testable import Breath
 import Foundation

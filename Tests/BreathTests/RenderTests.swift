@@ -1,4 +1,5 @@
 // Rendering: deterministic in any chunking, taps shaped per motor, the fidelity targets, plans and ramps.
+// SPDX-License-Identifier: Apache-2.0
 
 import Breath
 import Foundation

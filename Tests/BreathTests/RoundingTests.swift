@@ -1,5 +1,6 @@
 // `roundedHalfAwayFromZero` against Swift's `.rounded()`: every half-integer and its neighbours in the
 // quantiser's range, signed zeros, and seeded random values, bit for bit.
+// SPDX-License-Identifier: Apache-2.0
 
 @testable import Breath
 import TestSupport

@@ -1,6 +1,7 @@
 // The render loop's fast ERM step (`Shaper.ermStep`: a guessed drive checked against the exact one) against
 // `Shaper.drive`, one frame from many random motor states: same raw value, same amplitude after, to the bit.
 // Without the check about 1 state in 1000 ends an ulp off (the guessed quotient q x (1 / steps)).
+// SPDX-License-Identifier: Apache-2.0
 
 @testable import Breath
 import TestSupport

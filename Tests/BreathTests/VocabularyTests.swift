@@ -2,6 +2,7 @@
 // counted taps (one at the inhale, two at the exhale, apart from the swell), a faint sign of life during
 // holds (ticks or a pulse: never silent for long), the same from a LivePlan, also after a live edit.
 // Oracles: the times and levels written out here, and the modeled felt amplitude of rendered frames.
+// SPDX-License-Identifier: Apache-2.0
 
 import Breath
 import Testing

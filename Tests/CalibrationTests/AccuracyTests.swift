@@ -1,6 +1,7 @@
 // The calibration against 100 seeded simulated people and motors: every measurement's error against the
 // hidden truth, and the trials a whole calibration needs. The numbers are printed; a failure names the
 // worst seed (rerun it with SimulatedRig.random(seed:)).
+// SPDX-License-Identifier: Apache-2.0
 
 import Breath
 import Calibration

@@ -1,5 +1,6 @@
 // The calibration's trial loop on the simulated board in virtual time: a simulated person judging the
 // board's real output finds the rig's truth; q, the end of the answers and a stop each end the run there.
+// SPDX-License-Identifier: Apache-2.0
 
 import BoardAccess
 import Breath

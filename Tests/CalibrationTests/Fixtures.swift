@@ -1,4 +1,5 @@
 // Motors the calibration tests share.
+// SPDX-License-Identifier: Apache-2.0
 
 import Breath
 

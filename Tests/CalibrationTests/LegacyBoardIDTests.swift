@@ -1,6 +1,7 @@
 // Profiles saved under an Arduino board's old unique id stay usable: the old id (signature-row bytes
 // 0x0E-0x15) matches the new one (lot folded, wafer, die Y, die X) of the same chip, and no other. The
 // ids are protocol.md's example, which `make -C hardware/avr host-test` checks the firmware against.
+// SPDX-License-Identifier: Apache-2.0
 
 import Calibration
 import Foundation

@@ -1,6 +1,7 @@
 // Issue 15's goal: on a motor 25 % slower with an 18 % start threshold, the breath shaped with a
 // calibrated profile starts within 20 ms and follows within 3 % RMS (shaped for the reference model it
 // starts ~480 ms late). The plant is the oracle: the profile only knows what the staircases found.
+// SPDX-License-Identifier: Apache-2.0
 
 import Breath
 import Calibration

@@ -1,5 +1,6 @@
 // A profile saved and read back (every field), the store's path rules, and what a
 // profile does to the shaper's motor and the felt range.
+// SPDX-License-Identifier: Apache-2.0
 
 import Breath
 import Calibration

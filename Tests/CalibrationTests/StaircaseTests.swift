@@ -1,6 +1,7 @@
 // The staircase on its own, against responders whose answers are known exactly: a step responder (the
 // estimate lands within the smallest step of its edge) and a probabilistic one (1-up/1-down converges to
 // the 50 % point, 1-up/2-down to the 70.7 % point, averaged over seeds).
+// SPDX-License-Identifier: Apache-2.0
 
 import Breath
 import Calibration

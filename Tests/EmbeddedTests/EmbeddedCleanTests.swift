@@ -1,5 +1,6 @@
 // MotorWire and BoardCore compile as one Embedded Swift module for a Cortex-M4, as the firmware does,
 // and need no floating point and no heap beyond the runtime helpers the firmware link drops.
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 import Testing

@@ -3,6 +3,7 @@
 // stricter bound) at 1 kHz frames and 115200 baud. It
 // guards what the bench found: reading the core through its optional global copied 5 KB per received
 // byte, and reading InlineArray-backed values one by one copied the whole array each time.
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 import Testing

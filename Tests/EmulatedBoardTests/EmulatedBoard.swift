@@ -1,6 +1,7 @@
 // The real firmware on QEMU's netduinoplus2, reached through a pty: hardware/firmware/run-qemu.sh in
 // a child process, its port path, QEMU's log of peripheral register writes, and how long QEMU waited
 // for a CPU (the measure of whether the emulator itself could keep time).
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 import TestSupport

@@ -7,6 +7,7 @@
 // can still be late on that clock when the host machine keeps QEMU off the CPU; such a late tail is
 // checked against QEMU's own run-queue wait, and cancelled with that reason when the emulator could
 // not keep time (see `judgeTail`), instead of passing or failing with the machine's load.
+// SPDX-License-Identifier: Apache-2.0
 
 import Breath
 import Foundation

@@ -3,6 +3,7 @@
 // budget, and gets no overdrive again until the 500 ms recovery has passed; a breath rendered with the
 // board's LIMITS stays inside the rule. Durations come from the trace's host wall-clock stamps (QEMU's
 // board clock follows the host's), with the emulator's own CPU wait as the judge of a late tail.
+// SPDX-License-Identifier: Apache-2.0
 
 import Breath
 import Foundation

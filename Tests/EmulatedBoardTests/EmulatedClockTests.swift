@@ -1,6 +1,7 @@
 // The firmware's clock in QEMU: it keeps the host's time (TIM5 read on demand follows QEMU's virtual
 // clock, which follows the host's monotonic clock, whatever the load), and a test build whose 32-bit
 // counter wraps 15 s after boot plays a breath straight through the wrap.
+// SPDX-License-Identifier: Apache-2.0
 
 import Breath
 import Foundation

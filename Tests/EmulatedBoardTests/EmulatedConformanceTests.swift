@@ -1,5 +1,6 @@
 // The conformance suite against the real firmware in QEMU, for every motor variant the repository
 // builds (erm: a MOSFET; erm-hbridge: reverse drive; lra: the firmware's own carrier).
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 import TestSupport

@@ -4,6 +4,7 @@
 // itself is seen only on silicon: here, its start). And the F4 image, whose clock setup QEMU cannot
 // run (RCC reads 0: HSE and PLL never get ready), does not hang on a ready flag: every wait is bounded,
 // the crystal is given up for the HSI, and a PLL that locks from neither ends in that fault path.
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 import Testing

@@ -3,6 +3,7 @@
 // reaches the interrupt, ORE is set with the next one). STATUS's rx_lost_bytes (protocol.md revision
 // 1.3) then says 1 to a host that named revision 1.3, and the frame the byte belonged to is counted
 // as a receive error; a host that named no revision gets the 42-byte STATUS it knows.
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 import MotorSession

@@ -1,6 +1,7 @@
 // `motorbreath calibrate --simulate` end to end (the simulated board in virtual time, a seeded simulated
 // person answering), the saved profile used by render and play, and the remembered strength. Every run
 // has its own XDG_CONFIG_HOME.
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 import Glibc

@@ -1,4 +1,5 @@
 // The motorbreath command as a user meets it: one-line errors, exit codes, the JSON report.
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 import TestSupport

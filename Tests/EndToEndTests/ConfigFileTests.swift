@@ -1,6 +1,7 @@
 // Files motorbreath reads back from its config directory (profiles, settings.json) as a user may have left
 // them: out of range, damaged, too large, unwritable. Each is one line naming the file (and the field),
 // and `--profile none` works around a bad profile. Every run has its own XDG_CONFIG_HOME.
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 import Glibc

@@ -2,6 +2,7 @@
 // (ERM and LRA) passes every clause, and a board broken on purpose fails the clause it breaks and only
 // that one (so the suite is not passing boards it should not, nor failing the wrong clause), saying
 // what it expected and what came. A board of revision 1.0 is judged by the clauses of 1.0.
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 import TestSupport

@@ -1,6 +1,7 @@
 // One line limit for every way in (64 KiB, named in the error), a longer line discarded without being held
 // whole, and NaN / Infinity refused as numbers. Real processes; the oracles are the events a client reads
 // and the kernel's record of the process's peak memory (VmHWM), not anything the session reports.
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 import TestSupport

@@ -1,5 +1,6 @@
 // The control protocol's parser on its own: a seek outside the session's cycles is an error naming the
 // range (the session refuses it too, for seeks that a finish put outside); numbers must be finite.
+// SPDX-License-Identifier: Apache-2.0
 
 import Breath
 import Foundation

@@ -2,6 +2,7 @@
 // says which process holds it), a stale socket is replaced, a path that is not a socket is never removed,
 // the socket is made 0600 (or what --control-mode says), and a session removes its socket at the end only
 // if the path still names it. Real processes; the oracles are the file system and the kernel's pids.
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 import TestSupport

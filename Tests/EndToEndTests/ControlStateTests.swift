@@ -2,6 +2,7 @@
 // client that connects late gets it at once), and a client-chosen `id` echoed by every event a command
 // causes. Real processes against a simulated board process; the cycle the state names is checked against
 // the phase events the board's PLAYED evidence produced.
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 import TestSupport

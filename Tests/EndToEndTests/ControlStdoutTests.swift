@@ -1,6 +1,7 @@
 // A `--control -` client that stops reading standard output must not freeze the breath: events wait in a
 // bounded queue (the oldest dropped, with a `dropped` event), the session never waits for the reader. The
 // oracle is the simulated board process's drive log: its failsafe never fires (the host kept talking).
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 import TestSupport

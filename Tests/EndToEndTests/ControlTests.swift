@@ -2,6 +2,7 @@
 // intensity and pace, pauses and resumes, and finishes; every change comes back as an event with the
 // board's tick, phase starts arrive as they play, and the report shows no frame the host did not mean.
 // Keys in a real terminal (tmux) do the same, and the terminal is given back as it was.
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 import TestSupport

@@ -2,6 +2,7 @@
 // board tick at which its frame reached the motor, and a client reads it only once that tick has passed.
 // Real processes; the oracle is the simulated board process's clock (its drive log gives the origin:
 // tick -> CLOCK_MONOTONIC), against the instant the client read each event.
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 import TestSupport

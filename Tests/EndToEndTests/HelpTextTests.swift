@@ -1,5 +1,6 @@
 // --help as an 80-column terminal shows it: paragraphs wrapped by the parser, never broken inside a
 // sentence by a hard line break, and example lines short enough not to wrap.
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 import TestSupport

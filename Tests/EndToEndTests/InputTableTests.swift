@@ -2,6 +2,7 @@
 // error line motorbreath must print. Rows refused while parsing are checked in process (OptionTests'
 // UsageLineTests); a few of them stay here, run as processes, with every row refused at run time. Categories: negative numbers, ranges, not-a-number, degenerate
 // patterns, conflicting options, unknown commands and options, AHAP files at any size, output targets.
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 import Glibc

@@ -1,5 +1,6 @@
 // The libserialport code path, exercised on a pty: the test-only shim (Tests/Shims) lets libserialport
 // open one, so the loopback and a whole playback run through both drivers the same way.
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 import TestSupport

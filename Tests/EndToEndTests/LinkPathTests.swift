@@ -1,5 +1,6 @@
 // `sim-board --link PATH` never deletes or replaces what is not its own: real processes, and the path
 // checked afterwards (same inode, same content, same device numbers).
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 import Glibc

@@ -1,5 +1,6 @@
 // The live line's layouts without a terminal: every width from 1 to 250 fits, fields go in their fixed
 // order as the width shrinks, and the column count agrees with glibc's wcswidth.
+// SPDX-License-Identifier: Apache-2.0
 
 @testable import motorbreath
 import Foundation

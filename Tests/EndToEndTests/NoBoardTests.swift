@@ -1,5 +1,6 @@
 // A port where no board answers: one line after the boot wait it names, and nothing more sent than HELLOs
 // and one STOP. The oracle is the bytes that reached the far end of a pty the test holds (no board there).
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 import Glibc

@@ -1,6 +1,7 @@
 // `render -o FILE` never replaces what the user may not write, fails in one line where it cannot replace a
 // file whole, and leaves no temporary file when interrupted. Run as an unprivileged user (`nobody` through
 // setpriv when the tests run as root, as CI does): permissions do not bite root.
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 import Glibc

@@ -3,6 +3,7 @@
 // `applied` for sharpness carries the value sent, the effective value and the base. A paused breath's live
 // line shows the cycle the pause found. Real processes; the palette's end is judged by the simulated
 // board's drive log (the motor went off at the host's STOP).
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 import TestSupport

@@ -1,5 +1,6 @@
 // Another program reading the board's pty without a lock: motorbreath names it and refuses, instead of
 // playing while that program takes the board's replies; the board's own side of the pty does not count.
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 import Glibc

@@ -1,5 +1,6 @@
 // `motorbreath sim-board` in its own process for the end-to-end tests (running motorbreath itself:
 // TestSupport), and its drive log: the simulated board's pin, on the board's own clock.
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 import TestSupport

@@ -1,5 +1,6 @@
 // A full 4-7-8 breath from the host to the simulated board process over a real pty pair,
 // checked on the board's clock: every frame played, in order, at its scheduled tick, with the right duty.
+// SPDX-License-Identifier: Apache-2.0
 
 import Breath
 import Foundation

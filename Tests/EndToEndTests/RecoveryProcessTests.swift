@@ -2,6 +2,7 @@
 // whose failsafe fires mid-breath, a board process killed and started again at the same path, a board
 // that vanishes for good, and a machine under CPU load. The breath must resume at its phase: checked on
 // the boards' own drive logs against a render of the same pattern, through the boards' clock origins.
+// SPDX-License-Identifier: Apache-2.0
 
 import Breath
 import Foundation

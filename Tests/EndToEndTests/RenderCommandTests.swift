@@ -1,4 +1,5 @@
 // `motorbreath render` and `fidelity` as a user runs them: formats, and one-line errors for bad input.
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 import Glibc

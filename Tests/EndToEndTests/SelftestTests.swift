@@ -1,4 +1,5 @@
 // `motorbreath selftest --loopback` against a pty whose far end echoes, and against one that does not.
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 import TestSupport

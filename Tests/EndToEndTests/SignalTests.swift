@@ -2,6 +2,7 @@
 // a host stopped for 150 ms does not trip the failsafe; a killed host does, within 250 ms. The oracle is
 // the simulated board's drive log on its own clock, and the tick of the last message it heard: a STOP
 // turns the motor off as it arrives, the failsafe one failsafe period later.
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 import TestSupport

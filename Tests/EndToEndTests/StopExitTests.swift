@@ -2,6 +2,7 @@
 // turn the motor off with a STOP and exit 130 (docs/control.md). Real processes on a real terminal
 // (tmux) against a simulated board process; the oracle is the board's drive log: the motor was on, and
 // went off at the last message the board heard (a STOP, not its failsafe).
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 import TestSupport

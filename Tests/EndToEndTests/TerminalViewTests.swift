@@ -1,6 +1,7 @@
 // What a person sees in a terminal (tmux): play's live line at 40, 80, 100 and 200 columns and across
 // resizes, the breath view, the terminal given back after Ctrl-C and SIGTERM, bench and benchmark
 // progress at 40 columns; and the one-line-per-phase log when stderr is not a terminal.
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 import TestSupport

@@ -1,5 +1,6 @@
 // A tmux server of its own (private socket) running one shell script in a pane of a chosen size: what a
 // person sees in a terminal, read back as text. Debian's tmux; .ci/install installs it.
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 

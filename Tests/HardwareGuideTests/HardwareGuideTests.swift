@@ -1,6 +1,7 @@
 // The hardware guide against the firmware: each board's netlist and README wiring tables must put the
 // firmware's PWM and UART pins where the drive parts are, and its build table must state the ceiling
 // the firmware enforces. A pin changed on one side only fails here.
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 import Testing
 

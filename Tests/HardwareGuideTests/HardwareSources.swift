@@ -1,6 +1,7 @@
 // Reads the files the hardware guide must agree on: the firmware's pin and ceiling definitions
 // (hardware/avr/src/board.h, hardware/firmware/Sources/*.swift), each board's netlist.json, and the
 // wiring and build tables of its README.md.
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -1,5 +1,6 @@
 // Every public type in the library targets carries a `///` doc comment (Quick Help and DocC show it; a `//`
 // file header they do not). Scans Sources/ except the command-line target and names each undocumented type.
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 import Testing
 

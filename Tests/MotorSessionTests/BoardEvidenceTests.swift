@@ -1,5 +1,6 @@
 // The evidence part on its own: PLAYED blocks judged against the frames the host meant (played, lost,
 // late, out of order, unreported, mismatched) and a steerable source found without a downcast.
+// SPDX-License-Identifier: Apache-2.0
 
 import Breath
 @testable import MotorSession

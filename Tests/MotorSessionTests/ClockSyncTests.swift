@@ -1,5 +1,6 @@
 // The timing part on its own: when CLOCK requests go out (dense while the estimate is young, then at the
 // line's spacing), which replies count, and when the board's timebase is moved to the estimate.
+// SPDX-License-Identifier: Apache-2.0
 
 @testable import MotorSession
 import MotorWire

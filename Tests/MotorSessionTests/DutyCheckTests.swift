@@ -1,5 +1,6 @@
 // The duty check on its own: which run of underrun zeros explains a PLAYED block's CRC (against a CRC
 // written here from its definition, not the codec's), and when a mismatch is judged a wrong duty.
+// SPDX-License-Identifier: Apache-2.0
 
 @testable import MotorSession
 import Testing

@@ -1,6 +1,7 @@
 // The line budget on its own: the CLOCK spacing that keeps the host's steady traffic within its share of
 // the line, computed here by hand from protocol.md's message sizes (a FRAMES header on the wire 14 bytes,
 // a START 28, a CLOCK request 12), and the spacing a player schedules from it.
+// SPDX-License-Identifier: Apache-2.0
 
 @testable import MotorSession
 import MotorWire

@@ -1,5 +1,6 @@
 // The line part on its own: when a line counts as lossy, the repair guard and retransmission timeout it
 // calls for, how many copies a repair gets, message sizes and how much of the board's buffer to fill.
+// SPDX-License-Identifier: Apache-2.0
 
 @testable import MotorSession
 import MotorWire

@@ -1,5 +1,6 @@
 // The stream part on its own: the send window (what is sent, resent, acknowledged; the selective-repeat
 // guard on a hole the board names) and the frame stream's wire indices and room on the board.
+// SPDX-License-Identifier: Apache-2.0
 
 @testable import MotorSession
 import Testing

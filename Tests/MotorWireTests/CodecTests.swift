@@ -1,4 +1,5 @@
 // CRC and COBS against published vectors; strict payload sizes; round trips of every message.
+// SPDX-License-Identifier: Apache-2.0
 
 import MotorWire
 import TestSupport

@@ -1,4 +1,5 @@
 // The streaming decoder under 10^6 random and corrupted inputs: no crash, and it always resyncs.
+// SPDX-License-Identifier: Apache-2.0
 
 import MotorWire
 import TestSupport

@@ -1,4 +1,5 @@
 // The messages behind protocol.md's worked examples, by the name each example carries.
+// SPDX-License-Identifier: Apache-2.0
 
 import MotorWire
 

@@ -1,4 +1,5 @@
 // Helpers for tests: hex text <-> bytes, encoding a message to a byte array, decoding a byte array.
+// SPDX-License-Identifier: Apache-2.0
 
 import MotorWire
 

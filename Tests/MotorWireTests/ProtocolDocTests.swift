@@ -1,4 +1,5 @@
 // protocol.md against the code: golden vectors both ways, and the type, NAK and state tables.
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 import MotorWire

@@ -1,5 +1,6 @@
 // Parsing a command line in this process, as motorbreath's main does (no child process): the command it
 // becomes, or the exit status and the one error line main would print.
+// SPDX-License-Identifier: Apache-2.0
 
 import ArgumentParser
 @testable import motorbreath

@@ -1,5 +1,6 @@
 // Each typed option value parsed in process: good values become the type's value, each edge of its
 // range is taken and the value just past it refused, with the exact one line main prints.
+// SPDX-License-Identifier: Apache-2.0
 
 import Breath
 import SimBoard

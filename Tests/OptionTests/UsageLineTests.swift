@@ -1,6 +1,7 @@
 // Every command line issue 11 found that is refused while parsing (exit 64), parsed in process: the one
 // error line main prints. Moved here from EndToEndTests' InputTableTests, which still runs a few of them as
 // processes (main prints this same line) and every row whose refusal happens at run time.
+// SPDX-License-Identifier: Apache-2.0
 
 import Testing
 

@@ -1,5 +1,6 @@
 // The remembered strength: saved and read back, in settings.json of the config directory, in the format
 // earlier versions wrote (a settings file saved before still loads, and its other keys are kept).
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 import Preferences

@@ -1,4 +1,5 @@
 // BoardProbe against a board that answers and an echo that does not.
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 import MotorSession

@@ -1,4 +1,5 @@
 // The errors a user meets, one line each with the fix, and the tty links on a real pty.
+// SPDX-License-Identifier: Apache-2.0
 
 import Glibc
 import SerialLink

@@ -1,4 +1,5 @@
 // FTDI latency-timer advice against a fake sysfs, and the ModemManager hint.
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 import SerialLink

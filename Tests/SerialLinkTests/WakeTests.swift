@@ -1,4 +1,5 @@
 // A read waiting on another thread returns as soon as the link is woken or closed, whatever its timeout.
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 import SerialLink

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Test-only LD_PRELOAD shim that lets libserialport open a pseudo-terminal, so the loopback and
    playback tests run through the same libserialport code that drives real USB adapters.
 

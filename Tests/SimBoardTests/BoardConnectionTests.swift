@@ -1,6 +1,7 @@
 // The one place that picks the board: the simulated world (its clock is the session's, its link reached
 // again through the reopen path), a simulated board on a thread, and a port (opened at its path, reopened the same way,
 // refused with a typed error when it is not there).
+// SPDX-License-Identifier: Apache-2.0
 
 import BoardAccess
 import MotorSession

@@ -1,5 +1,6 @@
 // An Arduino-style board that resets when the port opens: its bootloader owns the UART for a while,
 // prints noise and answers in STK500. Prepare must wait for the real firmware and lose nothing.
+// SPDX-License-Identifier: Apache-2.0
 
 import MotorSession
 import MotorWire

@@ -1,5 +1,6 @@
 // BreathSession as an app uses it: a few lines play a breath on a board (here the simulated one in its
 // own thread), a change from another thread reaches the motor, and the session ends with the motor off.
+// SPDX-License-Identifier: Apache-2.0
 
 import Breath
 import Foundation

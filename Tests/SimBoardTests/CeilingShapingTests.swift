@@ -2,6 +2,7 @@
 // BoardCore enforcing the same LIMITS (the real board logic, frame by frame at their ticks), are never
 // cut by the board: every output level is the level the host sent. And the simulated board answers
 // LIMITS_REQ when given limits, so prepare hands them to the renderer.
+// SPDX-License-Identifier: Apache-2.0
 
 import BoardCore
 import Breath

@@ -1,4 +1,5 @@
 // The simulated board in-process over an in-memory link: a breath played, felt through the ERM model.
+// SPDX-License-Identifier: Apache-2.0
 
 import Breath
 import MotorSession

@@ -1,5 +1,6 @@
 // The virtual-time world reports a livelock instead of spinning for ever: a test's time limit cannot stop
 // a synchronous loop, so a host or a board that never lets virtual time pass would hang the whole run.
+// SPDX-License-Identifier: Apache-2.0
 
 import SerialLink
 import SimBoard

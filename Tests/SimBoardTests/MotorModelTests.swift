@@ -1,4 +1,5 @@
 // The simulated board's physics: ERM lag, stall threshold and braking; LRA speed and resonance; clock drift.
+// SPDX-License-Identifier: Apache-2.0
 
 import Breath
 import SimBoard

@@ -1,6 +1,7 @@
 // The simulated board clock and its inverse agree exactly: the host time `hostNs(atTick: t)` is the first
 // at which the board reads t (a rounding error there made the simulation wake the board for nothing,
 // forever, at 2500 ppm), for any rate within +-5 %, a drift that wanders, and 32 kHz to 1 GHz clocks.
+// SPDX-License-Identifier: Apache-2.0
 
 import Breath
 import SimBoard

@@ -1,6 +1,7 @@
 // Which conformance clauses a test runs per board variant: the whole suite once per firmware (its first
 // variant), and for the other variants only the clauses a variant changes (how it drives, its ceiling,
 // what INFO says): framing, windows, timing, STOP and the failsafe are the same code in every variant.
+// SPDX-License-Identifier: Apache-2.0
 
 /// The clause id prefixes a variant of a firmware can change (`motorbreath conform --only`).
 public let variantClausePrefixes = ["drive", "limits", "message.info"]

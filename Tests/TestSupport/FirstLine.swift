@@ -1,5 +1,6 @@
 // The first line a child process writes: the boards the tests start (sim-board, the QEMU script, the simavr
 // harness) print the port they opened there.
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 

@@ -1,5 +1,6 @@
 // Running the built motorbreath binary from tests (shared by the end-to-end and emulated-board tests):
 // its path, a run to completion with output in files, and a background run a test can signal.
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 

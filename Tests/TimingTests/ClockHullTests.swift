@@ -1,5 +1,6 @@
 // The slope search's envelopes over the hulls equal the envelopes over every exchange (ClockHull), on
 // exchanges like a jittery link's, at slopes across the whole +-5 % search range.
+// SPDX-License-Identifier: Apache-2.0
 
 import Breath
 @testable import MotorSession

@@ -1,6 +1,7 @@
 // The start error against the limit of the link (ClockLimit): first the bound itself against the
 // statistics it must obey, then motorbreath's start error over seeds 1...20 against the bound for the time
 // it had. A clock estimate that wastes its exchanges fails here even when it still meets a loose goal.
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 import SimBoard

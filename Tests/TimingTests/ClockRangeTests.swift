@@ -3,6 +3,7 @@
 // judged against the simulated board's true clock at its intended time. Each session must also end: a board
 // clock 2500 ppm off once livelocked the simulation (the suite's time limit cannot stop a loop that never
 // yields; the world reports virtual time standing still as a link error, see LivelockTests).
+// SPDX-License-Identifier: Apache-2.0
 
 import MotorSession
 import SimBoard

@@ -4,6 +4,7 @@
 // board's true record agree on 0), no more frames output than the session's total, motor off at the end.
 // Runs as many sequences as fit in about a minute (MOTORBREATH_PROPERTY_RUNS sets a count instead, and
 // MOTORBREATH_PROPERTY_SEED the first seed); every failure names its seed.
+// SPDX-License-Identifier: Apache-2.0
 
 import Breath
 import Foundation

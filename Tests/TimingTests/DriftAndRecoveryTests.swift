@@ -1,4 +1,5 @@
 // Virtual-time sessions: drift tracking, reconnect-and-resume at the right phase, failsafe, stalled board.
+// SPDX-License-Identifier: Apache-2.0
 
 import Breath
 import MotorSession

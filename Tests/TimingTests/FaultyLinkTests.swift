@@ -1,4 +1,5 @@
 // Every fault the simulated link can inject at once: the breath still plays, and never a wrong duty.
+// SPDX-License-Identifier: Apache-2.0
 
 import MotorSession
 import SimBoard

@@ -2,6 +2,7 @@
 // when FRAMES messages are lost for longer than the board's buffer, frames skipped by a reconnect) are
 // counted in `frames_lost`, across reconnects. The oracle is the simulated board's own record of every
 // frame it output, judged against its true clock and the duties the host meant; the host only sees PLAYED.
+// SPDX-License-Identifier: Apache-2.0
 
 import Breath
 import MotorSession

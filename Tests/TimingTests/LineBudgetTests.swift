@@ -1,5 +1,6 @@
 // The line budget: at 1 kHz on 115200 baud the session's traffic stays within 12 % of the line each way,
 // measured by the simulated line itself; and the CLOCK requests are spaced only where the line needs it.
+// SPDX-License-Identifier: Apache-2.0
 
 @testable import MotorSession
 import MotorWire

@@ -3,6 +3,7 @@
 // packets, CH340's 32- and CP2102's 64-byte packets, native CDC's 1 ms frames, the UART's byte time.
 // Judged in virtual time on the simulated world's clock; the USB frame grid is found from the host-to-board
 // direction and must be the same one the board-to-host packets use (one bus, one start-of-frame).
+// SPDX-License-Identifier: Apache-2.0
 
 import Breath
 import SimBoard

@@ -1,6 +1,7 @@
 // Steering a breath in virtual time over a 16 +- 8 ms link: every change reaches the motor, the host's own
 // latency figure agrees with the board's true clock, nothing is replaced too late, and no frame plays a
 // value the host did not mean.
+// SPDX-License-Identifier: Apache-2.0
 
 import MotorSession
 import SimBoard

@@ -1,5 +1,6 @@
 // A session in a simulated world that livelocks ends with the world's error instead of hanging (the world's
 // watchdog: Tests/SimBoardTests/LivelockTests.swift). A time limit cannot stop a loop that never yields.
+// SPDX-License-Identifier: Apache-2.0
 
 import MotorSession
 import SimBoard

@@ -1,6 +1,7 @@
 // Prepare's budget: once the board has answered HELLO, CONFIGURE and the clock sync end within
 // `prepareBudgetMs` as soon as enough CLOCK exchanges have answered, and never with fewer. Timed on the
 // simulated world's virtual clock (the host's clock is the world's: no host sleep is measured).
+// SPDX-License-Identifier: Apache-2.0
 
 import MotorSession
 import SimBoard

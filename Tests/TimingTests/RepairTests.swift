@@ -1,6 +1,7 @@
 // Selective repeat, seen from the line: one FRAMES message is lost; the board names the hole with a NAK
 // gap when the next message arrives, and the host resends exactly that hole, at once (within the same
 // round, long before the retransmission timeout or the STATUS-based repair could), and only once.
+// SPDX-License-Identifier: Apache-2.0
 
 import Breath
 import MotorSession

@@ -3,6 +3,7 @@
 # Flash = .text + .data (the initial values live in flash); RAM = .data + .bss + .noinit, the rest of the
 # ATmega328P's 2048 bytes is the stack. 32256 bytes of flash are usable under optiboot (Uno, new Nano),
 # 30720 under the old Nano bootloader.
+# SPDX-License-Identifier: Apache-2.0
 set -eu
 variant=$1
 elf=$2

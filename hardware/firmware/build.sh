@@ -12,6 +12,7 @@
 # --fault-at-boot    test build: a fault right after MotorDrive.start, before the watchdog runs (Main.swift)
 # Output: DIR/motorbreath.elf and DIR/motorbreath.bin (default DIR: hardware/firmware/build/BOARD-MOTOR[-nearwrap]).
 # Needs: swiftc (Swift 6.2+, with the Embedded Swift libraries) and gcc-arm-none-eabi.
+# SPDX-License-Identifier: Apache-2.0
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"

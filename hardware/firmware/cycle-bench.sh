@@ -15,6 +15,7 @@
 # exception entry and exit per interrupt. On a real board the same bench counts cycles with DWT CYCCNT
 # and prints them on USART2 (PA2, 115200 baud): flash build.sh --board f4 --cycle-bench.
 # --raw prints the bench's own lines ("name count average max", instructions) instead of the table.
+# SPDX-License-Identifier: Apache-2.0
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"

@@ -11,6 +11,7 @@
 # --fault-at-boot    boots the test build that faults before its watchdog runs (build.sh --fault-at-boot)
 # The UART goes through a unix socket and socat, a stable path that reopens instantly (QEMU's own
 # -serial pty loses bytes until a reader connects).
+# SPDX-License-Identifier: Apache-2.0
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Draws each build's schematic (SVG) from a board's netlist.json: python3 stdlib only.
 
     python3 hardware/tools/schematic.py            # writes hardware/{avr,stm32}/schematic-<build>.svg

@@ -1,5 +1,6 @@
 // Writes a pattern as AHAP JSON that Core Haptics loads: curves longer than its 16 points are chained,
 // easing goes in an extra "Easing" key (ignored by Core Haptics, read back by motorbreath).
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 

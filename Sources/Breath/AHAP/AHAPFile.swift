@@ -1,6 +1,7 @@
 // Reading an AHAP file's bytes: a size limit checked before anything is held, the reason when it cannot be
 // read, and the encodings JSONSerialization reads (UTF-8 with or without a BOM, UTF-16 either way round)
 // turned into UTF-8; UTF-32 is named, not guessed at.
+// SPDX-License-Identifier: Apache-2.0
 
 import Glibc
 

@@ -1,5 +1,6 @@
 // Reads AHAP (Apple Haptic and Audio Pattern) JSON the way Core Haptics does: missing keys default,
 // out-of-range values clamp, unknown keys are ignored, audio events are skipped (with a notice).
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 

@@ -3,6 +3,7 @@
 // JSONSerialization (Apple's and Linux's), it allows one trailing comma before ']' or '}', and says where
 // the first one was (Core Haptics refuses them). One array of the top-level object can be streamed: its
 // elements handed over one at a time instead of kept, so a file's memory is a small multiple of its size.
+// SPDX-License-Identifier: Apache-2.0
 
 /// Where and why JSON text is not valid.
 struct JSONSyntaxError: Error {

@@ -1,5 +1,6 @@
 // A small JSON writer: sorted keys, two-space indents, and numbers in Swift's shortest form that reads
 // back to the same Double (Foundation's writer on Linux can lose the last bit).
+// SPDX-License-Identifier: Apache-2.0
 
 enum JSONText {
     indirect enum Value {

@@ -1,4 +1,5 @@
 // Any JSON value, as JSONParser reads it.
+// SPDX-License-Identifier: Apache-2.0
 
 enum JSONValue {
     case null

@@ -2,6 +2,7 @@
 // in session time; an edit (strength, sharpness, pace, pause and resume, seek, finish after this breath,
 // loop) cuts the list at the instant it takes effect and rebuilds what follows. The pieces turn into the
 // same events and curves a BreathPlan plays, from any instant on (so a renderer can pick up there).
+// SPDX-License-Identifier: Apache-2.0
 
 /// One stretch of one breath phase: `seconds` of the phase's swell from level `from` to level `to`.
 public struct LivePiece: Sendable, Equatable {

@@ -1,4 +1,5 @@
 // Easing functions for parameter-curve segments: linear, sine in-out, smoothstep, cubic in-out.
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 

@@ -1,4 +1,5 @@
 // Haptic events as Core Haptics defines them: transient taps and continuous buzzes with parameters.
+// SPDX-License-Identifier: Apache-2.0
 
 /// A tap at one instant, or a vibration lasting `duration` seconds.
 public struct HapticEvent: Sendable, Equatable {

@@ -1,4 +1,5 @@
 // A pattern: events plus parameter curves, evaluated with Core Haptics semantics (reference, by instant).
+// SPDX-License-Identifier: Apache-2.0
 
 /// Events and curves. `intensity(at:)` is the direct, unoptimised reading of the semantics; the renderer's
 /// compiled `Envelope` must agree with it (tests check that).

@@ -1,4 +1,5 @@
 // Dynamic parameter curves with Core Haptics semantics, plus per-segment easing and no point limit.
+// SPDX-License-Identifier: Apache-2.0
 
 /// The dynamic parameters a curve can drive. Intensity control multiplies event intensity (0...1);
 /// sharpness control adds to event sharpness (-1...1). Results are clamped to 0...1.

@@ -1,6 +1,7 @@
 // A motor's voltage ceiling as the renderer sees it, and the per-frame overdrive budget that keeps the
 // shaped drive inside the rule the board enforces (protocol.md, LIMITS; BoardCore's OverdriveGuard):
 // above the ceiling only from a budget, and after spending it, nothing above until it is whole again.
+// SPDX-License-Identifier: Apache-2.0
 
 /// The highest drive a motor may hold, and the overdrive allowed above it.
 public struct DriveCeiling: Sendable, Equatable {

@@ -1,5 +1,6 @@
 // A person's felt range on one body spot (from a calibration): intensity 0...1 mapped onto it, so the
 // faintest intended vibration is still felt and full intensity is the strongest comfortable one.
+// SPDX-License-Identifier: Apache-2.0
 
 /// A person's felt range on one body spot, from a calibration: maps intensity 0...1 onto it so the faintest
 /// intended vibration is still felt and full intensity is the strongest comfortable one. Silence stays

@@ -1,4 +1,5 @@
 // Physical motor models: drive level in, felt vibration amplitude out (ERM lag + stall + braking, LRA follower).
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 

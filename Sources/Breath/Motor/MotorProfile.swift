@@ -1,4 +1,5 @@
 // A motor as the renderer knows it: kind and physics parameters, with the model and tap length they imply.
+// SPDX-License-Identifier: Apache-2.0
 
 /// What the renderer assumes about the motor.
 public enum MotorProfile: Sendable, Equatable {

@@ -1,5 +1,6 @@
 // Motor-aware pre-compensation: chooses each frame's drive so the modeled felt amplitude reaches the
 // intended one by the frame's end (overdrive on rises, braking on falls, a kick past the stall threshold).
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 

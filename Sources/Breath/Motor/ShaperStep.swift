@@ -1,5 +1,6 @@
 // The shaper on the render loop's hot path: one frame at a time, raw duty value out, with the quantisation
 // passed as constants instead of a closure. For a compensated ERM it keeps the motor's chain short.
+// SPDX-License-Identifier: Apache-2.0
 
 extension Shaper {
     /// `drive(now:next:quantize:)` for every frame's targets in turn, with `quantizer.quantize`; the raw

@@ -1,5 +1,6 @@
 // Leading steps by the motor's delay: for every jump in the intended intensity, how early to start driving
 // toward the new level so the felt error before and after the jump is smallest.
+// SPDX-License-Identifier: Apache-2.0
 
 /// A jump in the intended intensity at `time`, from `from` to `to`, to be driven toward from `time - lead` on.
 public struct LeadStep: Sendable, Equatable {

@@ -1,4 +1,5 @@
 // How a breath session is built: length, rate ramp, cues, strength preference, easing.
+// SPDX-License-Identifier: Apache-2.0
 
 /// The user's intensity preference: named levels or a number 0...1.
 public enum Strength {

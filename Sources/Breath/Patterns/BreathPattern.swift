@@ -1,4 +1,5 @@
 // Breath patterns: phases with lengths and swell levels; presets (4-7-8, box, coherent, sigh) and "4-7-8" text.
+// SPDX-License-Identifier: Apache-2.0
 
 /// The four kinds of breath phase.
 public enum BreathPhase: String, Sendable, CaseIterable {

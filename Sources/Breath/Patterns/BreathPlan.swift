@@ -1,4 +1,5 @@
 // A whole session laid out in time: every phase of every cycle, and the haptic pattern that plays it.
+// SPDX-License-Identifier: Apache-2.0
 
 /// One phase placed in the session.
 public struct PlacedPhase: Sendable, Equatable {

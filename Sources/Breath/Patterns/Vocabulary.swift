@@ -1,6 +1,7 @@
 // The breath's vocabulary of taps, one place for BreathPlan and LivePlan: cue taps at phase starts
 // (single, or counted: one at the inhale, two at the exhale), a faint sign of life during holds (slow
 // ticks or a soft pulse, so a silent hold is not taken for a dead device) and the session-complete taps.
+// SPDX-License-Identifier: Apache-2.0
 
 /// What plays during a hold.
 public enum HoldSignal: String, Sendable, CaseIterable {

@@ -1,5 +1,6 @@
 // The one seeded random source of the simulations (the simulated link and board, the simulated person):
 // the same seed gives the same run on every machine.
+// SPDX-License-Identifier: Apache-2.0
 
 /// SplitMix64 (Steele, Lea and Flood): small, fast, seedable; for simulation, not for secrets.
 public struct SplitMix64: RandomNumberGenerator, Sendable {

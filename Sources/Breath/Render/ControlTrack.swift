@@ -1,5 +1,6 @@
 // One dynamic parameter over the whole pattern: which curve is in force when, as eased segments in time
 // order, built in one pass over the curves' points (O(points)) and read in O(1) per frame.
+// SPDX-License-Identifier: Apache-2.0
 
 /// One segment of a curve between two control points, eased; constant when `t1 <= t0`. Clamped to 0...1
 /// (the intensity control's range; only the intensity control is read per frame).

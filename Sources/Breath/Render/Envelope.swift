@@ -1,5 +1,6 @@
 // A pattern compiled for streaming: the strongest continuous event over time, the intensity control over
 // time, and the taps with their controls applied. Building it is O(n log n), reading it O(1) per frame.
+// SPDX-License-Identifier: Apache-2.0
 
 /// `HapticPattern.continuousIntensity(at:)` and `HapticPattern.taps`, precomputed by sweeping the pattern
 /// once: the strongest event (an upper envelope of linear spans) times the intensity control (eased

@@ -1,4 +1,5 @@
 // How closely the felt vibration follows the intended one: RMS and worst error, and the inhale onset.
+// SPDX-License-Identifier: Apache-2.0
 
 /// Fidelity of one rendering played on one motor model.
 public struct FidelityReport: Sendable, Equatable {

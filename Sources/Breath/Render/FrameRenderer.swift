@@ -1,4 +1,5 @@
 // Renders a pattern into duty frames at a fixed rate, lazily and deterministically, chunk by chunk.
+// SPDX-License-Identifier: Apache-2.0
 
 /// Output resolution of the duty values.
 public enum DutyResolution: String, Sendable, CaseIterable {

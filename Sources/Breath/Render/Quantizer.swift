@@ -1,5 +1,6 @@
 // A duty resolution's quantisation with its constants at hand, for the render loop's hot path: the same
 // arithmetic as `DutyResolution.quantize`, without a switch or a libm call per frame.
+// SPDX-License-Identifier: Apache-2.0
 
 struct Quantizer: Sendable {
     /// Raw steps from off to full drive: 255, 65535 or 32767.

@@ -1,6 +1,7 @@
 // The streaming render loop, in blocks of frames and two passes: first every frame's targets (the intended
 // intensity, warm-up floor and step leads), then the shaper turns them into raw duty values. The targets
 // never depend on the shaper, so this gives the same frames as shaping each frame in turn.
+// SPDX-License-Identifier: Apache-2.0
 
 extension FrameRenderer {
     /// Frames per block: the two passes' scratch space lives on the stack.

@@ -1,5 +1,6 @@
 // Rounding half away from zero (Swift's `.rounded()`) without libm's `round` call, for the render loop's
 // quantisation: the same result for every |x| <= 2^51, shown below and checked in RoundingTests.
+// SPDX-License-Identifier: Apache-2.0
 
 /// `x.rounded()` (to nearest, ties away from zero) for |x| <= 2^51, in plain arithmetic.
 ///

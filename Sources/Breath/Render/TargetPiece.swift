@@ -1,6 +1,7 @@
 // The renderer's targets between two breakpoints: where no cursor moves (continuous-event spans, intensity
 // control segments, tap pulses, step leads), the intended intensity is one formula of the breath time,
 // read from a piece found once instead of from every cursor at every frame.
+// SPDX-License-Identifier: Apache-2.0
 
 /// What is in force from one breakpoint until `until`. Plain 8-byte fields only (indices, -1 for none, and
 /// values), so the piece lives in registers across the frame loop.

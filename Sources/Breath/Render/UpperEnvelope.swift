@@ -1,5 +1,6 @@
 // The pointwise maximum of many terms that are linear on their spans (continuous events, tap pulses),
 // built by merging halves: O(n log n) time and O(n) memory for n spans, read in O(1) per frame.
+// SPDX-License-Identifier: Apache-2.0
 
 /// A term of the maximum: a continuous event's intensity x its attack/release envelope (linear on each
 /// span the event is cut into), or a constant (an event without ramps, a tap's pulse).

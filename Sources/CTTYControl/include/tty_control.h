@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* CTTYControl: the tty ioctls Swift cannot call (ioctl is variadic): modem lines and any baud rate. */
 #ifndef MOTORBREATH_TTY_CONTROL_H
 #define MOTORBREATH_TTY_CONTROL_H

@@ -1,6 +1,7 @@
 // The calibration's answers from the keyboard: space or enter = yes (I feel it), n = no, q = quit.
 // A terminal is put in raw mode (given back on every exit); from a pipe the same bytes are read, so a
 // script can answer too. Ctrl-C is a signal, seen while waiting.
+// SPDX-License-Identifier: Apache-2.0
 
 import Calibration
 import Glibc

@@ -1,6 +1,7 @@
 // `motorbreath calibrate`: a short guided procedure that measures the motor's start and stop thresholds,
 // the weakest level felt on a body spot and the strongest comfortable one, with staircases, and saves
 // them as a profile per board and spot that play, render and palette then use.
+// SPDX-License-Identifier: Apache-2.0
 
 import ArgumentParser
 import BoardAccess

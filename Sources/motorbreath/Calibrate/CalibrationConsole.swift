@@ -1,5 +1,6 @@
 // calibrate on the terminal: the run's progress printed on stderr, and its answers from the keys (or, with
 // --simulate, from the simulated person, whose answers are printed the same way).
+// SPDX-License-Identifier: Apache-2.0
 
 import Calibration
 

@@ -1,5 +1,6 @@
 // `--profile NAME|none` and `--spot` for play, render and palette: which calibration profile shapes the
 // frames and maps intensity onto the felt range, read from the config directory.
+// SPDX-License-Identifier: Apache-2.0
 
 import ArgumentParser
 import Breath

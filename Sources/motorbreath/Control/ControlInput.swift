@@ -1,5 +1,6 @@
 // Keys in a terminal (raw mode, given back on every exit path: normal end, error, Ctrl-C, SIGTERM,
 // SIGHUP). JSON lines on standard input are MotorControl's StdinControl.
+// SPDX-License-Identifier: Apache-2.0
 
 import Glibc
 import MotorControl

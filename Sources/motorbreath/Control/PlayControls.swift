@@ -1,5 +1,6 @@
 // Play's live controls, set up from its options: keys in a terminal, JSON lines on stdin/stdout
 // (`--control -`), a Unix socket (`--control-socket`); the session's events go to every one of them.
+// SPDX-License-Identifier: Apache-2.0
 
 import Breath
 import MotorControl

@@ -4,6 +4,7 @@
 // the types are ExpressibleByArgument too, for completion and for code that builds them from text.
 // Options that take numbers use `parsing: .unconditional`, so a negative value is read as a value (and then
 // accepted or refused by its range) instead of as an unknown option ("Missing value").
+// SPDX-License-Identifier: Apache-2.0
 
 import ArgumentParser
 

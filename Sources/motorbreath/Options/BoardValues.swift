@@ -1,5 +1,6 @@
 // The option values about the motor, the board and the link: --motor, --sim-link and --control-mode,
 // each parsed once by its type, with its range and its error line.
+// SPDX-License-Identifier: Apache-2.0
 
 import ArgumentParser
 import Breath

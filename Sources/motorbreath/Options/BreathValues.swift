@@ -1,5 +1,6 @@
 // The option values that describe a breath: --pattern, --ramp, --easing, --hold and --strength, each
 // parsed once by its type, with its range and its error line.
+// SPDX-License-Identifier: Apache-2.0
 
 import ArgumentParser
 import Breath

@@ -1,5 +1,6 @@
 // Numbers in a range, checked where they are parsed (`transform: OptionValue.int(50...1000)`: the range
 // next to the option), and the words of error lines ("a, b or c"). Typed values are in ArgumentValue.swift.
+// SPDX-License-Identifier: Apache-2.0
 
 import ArgumentParser
 

@@ -1,5 +1,6 @@
 // The option values of render, sim-board and calibration: --format, --resolution, --break, --sim-motor,
 // --spot and --profile, each parsed once by its type, with its range and its error line.
+// SPDX-License-Identifier: Apache-2.0
 
 import ArgumentParser
 import Breath

@@ -14,6 +14,7 @@
 // are inputs (low), the UART silent. Without the option a reset starts the firmware at once, as Optiboot
 // (Uno, new Nano) does; the firmware's .init3 code then turns the watchdog off. --rx-error-at N: the Nth
 // byte the firmware reads from the UART comes with a framing error (FE0; rx_error.c).
+// SPDX-License-Identifier: Apache-2.0
 #define _GNU_SOURCE
 #include <inttypes.h>
 #include <signal.h>

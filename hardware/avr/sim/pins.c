@@ -19,6 +19,7 @@
 //
 // Changes caused by the timer are recorded at the cycle the datasheet gives (not when simavr got
 // round to the event); changes caused by a register write at the cycle of the write.
+// SPDX-License-Identifier: Apache-2.0
 #include <simavr/avr_ioport.h>
 #include <simavr/avr_timer.h>
 #include <simavr/sim_cycle_timers.h>

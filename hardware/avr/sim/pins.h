@@ -1,5 +1,6 @@
 // The PWM pins OC1A (PB1, D9) and OC1B (PB2, D10) as the ATmega328P datasheet defines them, computed
 // from simavr's Timer1 counter and the firmware's register writes, and every level change recorded.
+// SPDX-License-Identifier: Apache-2.0
 #ifndef PINS_H
 #define PINS_H
 

@@ -1,5 +1,6 @@
 // The record file (see record.h): buffered, flushed by the main loop every few tens of milliseconds so
 // that a test can read it while the simulation runs.
+// SPDX-License-Identifier: Apache-2.0
 #include <inttypes.h>
 #include <stdio.h>
 

@@ -11,6 +11,7 @@
 //                         and every 100 us while it is catching up after falling behind)
 //
 // Lines are appended in the order the events are simulated; a reader should not assume more.
+// SPDX-License-Identifier: Apache-2.0
 #ifndef RECORD_H
 #define RECORD_H
 

@@ -2,6 +2,7 @@
 // intact and one byte time apart, and clears the error bits itself), so the firmware's error path cannot
 // otherwise run. This hooks UCSR0A and UDR0 reads: while the byte in UDR0 is the nth, UCSR0A reads with
 // FE0 set (the datasheet's order: the status belongs to the byte in UDR0 and is read before it).
+// SPDX-License-Identifier: Apache-2.0
 #include <simavr/sim_io.h>
 #include <stddef.h>
 

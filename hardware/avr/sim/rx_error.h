@@ -1,4 +1,5 @@
 // Injects a receive error (FE0, a framing error) on one byte the firmware reads: --rx-error-at N.
+// SPDX-License-Identifier: Apache-2.0
 #ifndef RX_ERROR_H
 #define RX_ERROR_H
 

@@ -7,6 +7,7 @@
 //
 // Receive pacing: bytes go into simavr's 64-entry UART input FIFO only while it has room, and simavr
 // delivers them to the firmware one byte time apart (the rate the firmware set in UBRR0).
+// SPDX-License-Identifier: Apache-2.0
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>

@@ -1,5 +1,6 @@
 // UART0 of the simulated MCU behind a new pseudo-terminal: what the host writes to the pty enters the
 // receiver, what the firmware transmits comes out of the pty.
+// SPDX-License-Identifier: Apache-2.0
 #ifndef UART_BRIDGE_H
 #define UART_BRIDGE_H
 

@@ -4,6 +4,7 @@
 // firmware hung with interrupts off would hang there for ever. This adds the reset: WDIF (the interrupt
 // pending) and WDE set for a whole timeout period reset the MCU, with WDRF set in MCUSR and the
 // watchdog left running at 16 ms, as after a real watchdog reset.
+// SPDX-License-Identifier: Apache-2.0
 #include <simavr/avr_watchdog.h>
 #include <string.h>
 

@@ -1,4 +1,5 @@
 // The watchdog's reset when its interrupt cannot run, which simavr 1.6 leaves out (see watchdog.c).
+// SPDX-License-Identifier: Apache-2.0
 #ifndef WATCHDOG_H
 #define WATCHDOG_H
 

@@ -1,5 +1,6 @@
 // What this build is: an ATmega328P at 16 MHz (Arduino Uno, Nano, Pro Mini 5 V) and one of three motor
 // drivers, chosen by the Makefile with -DVARIANT_ERM, -DVARIANT_ERM_HBRIDGE or -DVARIANT_LRA.
+// SPDX-License-Identifier: Apache-2.0
 #ifndef BOARD_H
 #define BOARD_H
 

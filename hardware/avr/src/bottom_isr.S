@@ -5,6 +5,7 @@
 ;   out_bottoms++                                    (main.c: wakes the main loop every 16th period)
 ;   clock_base_lo/hi += 800                          (clock.c: the 64-bit tick of this BOTTOM)
 ;   if (int32_t)(clock_base_lo - out_work_at) >= 0:  output_bottom(clock_base_lo)   (output.c)
+; SPDX-License-Identifier: Apache-2.0
 
 #include <avr/io.h>
 

@@ -22,6 +22,7 @@
 // Since every read is base + (a count within the period that contains the read), reads are monotonic
 // and exact to the cycle. base is 64 bits (two words; the high word changes every 268 s), so the clock
 // wraps after 36,000 years.
+// SPDX-License-Identifier: Apache-2.0
 #include <avr/interrupt.h>
 #include <avr/io.h>
 

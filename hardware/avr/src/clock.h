@@ -1,5 +1,6 @@
 // The board clock: a 64-bit count of CPU cycles (16 MHz ticks) since Timer1 started, read on demand from
 // Timer1's counter plus a software count of its overflows (one every PWM period, 800 ticks).
+// SPDX-License-Identifier: Apache-2.0
 #ifndef CLOCK_H
 #define CLOCK_H
 

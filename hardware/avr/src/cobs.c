@@ -1,4 +1,5 @@
 // COBS decoding in place and streaming encoding (see cobs.h).
+// SPDX-License-Identifier: Apache-2.0
 #include "cobs.h"
 
 int16_t cobs_decode_in_place(uint8_t *buf, uint8_t n) {

@@ -1,5 +1,6 @@
 // COBS (Consistent Overhead Byte Stuffing): decoding a received block in place, and encoding a raw frame
 // byte by byte into a sink (the UART transmit ring), so that 0x00 only ever appears as the delimiter.
+// SPDX-License-Identifier: Apache-2.0
 #ifndef COBS_H
 #define COBS_H
 

@@ -1,5 +1,6 @@
 // CRC-16/CCITT-FALSE (polynomial 0x1021, initial value 0xFFFF, no reflection, no final XOR): the
 // protocol's frame check and PLAYED's duty checksum. The CRC of "123456789" is 0x29B1.
+// SPDX-License-Identifier: Apache-2.0
 #ifndef CRC16_H
 #define CRC16_H
 

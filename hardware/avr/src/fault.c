@@ -16,6 +16,7 @@
 // with the old Nano bootloader the chip stays in reset, outputs low (pins are inputs; the gate
 // pull-down or the DRV8833's input pull-downs hold the motor off), until it is unplugged.
 // After any reset the pins are inputs until pwm_init, held low by those pull-downs.
+// SPDX-License-Identifier: Apache-2.0
 #include <avr/interrupt.h>
 #include <avr/io.h>
 #include <avr/wdt.h>

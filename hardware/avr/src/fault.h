@@ -1,4 +1,5 @@
 // The fault path: whatever goes wrong in the firmware ends with the motor outputs low and a restart.
+// SPDX-License-Identifier: Apache-2.0
 #ifndef FAULT_H
 #define FAULT_H
 

@@ -1,5 +1,6 @@
 // The frame ring (see frames.h): slot = index mod FRAME_CAPACITY. The window rule (play.c) keeps every
 // stored index within FRAME_CAPACITY of the next frame to play, so two live indices never share a slot.
+// SPDX-License-Identifier: Apache-2.0
 #include <string.h>
 
 #include "frames.h"

@@ -1,5 +1,6 @@
 // The frame ring: FRAME_CAPACITY slots of raw duty values indexed by frame index, with a received bit
 // per slot (selective repeat keeps frames past a hole).
+// SPDX-License-Identifier: Apache-2.0
 #ifndef FRAMES_H
 #define FRAMES_H
 

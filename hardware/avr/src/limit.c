@@ -2,6 +2,7 @@
 // ceiling; earned back at budget / recovery per tick at or below it, never above the budget. A spent
 // budget locks overdrive out until it is whole again, so after a run the board had to cut short the
 // motor spends at least the recovery time at or below the ceiling.
+// SPDX-License-Identifier: Apache-2.0
 #include <stdbool.h>
 
 #include "limit.h"

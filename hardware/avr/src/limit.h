@@ -1,6 +1,7 @@
 // The motor's drive ceiling (protocol section 4, LIMITS; INFO capability bit 2), enforced on the board
 // whatever the host sends: a level above the ceiling (rated / supply voltage) is overdrive, allowed only
 // from a bounded budget. The same rule as BoardCore's OverdriveGuard (Sources/BoardCore/DriveLimit.swift).
+// SPDX-License-Identifier: Apache-2.0
 #ifndef LIMIT_H
 #define LIMIT_H
 

@@ -1,5 +1,6 @@
 // Receiving and sending frames (see link.h). A received block is kept in one buffer and decoded in place;
 // a block over WIRE_MAX_ENCODED bytes is not stored past that and is dropped at its delimiter.
+// SPDX-License-Identifier: Apache-2.0
 #include "cobs.h"
 #include "crc16.h"
 #include "link.h"

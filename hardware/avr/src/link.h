@@ -1,5 +1,6 @@
 // Framing (protocol section 2): collecting received bytes into delimited blocks, COBS-decoding and
 // checking them; and sending messages as COBS frames with this board's sequence numbers.
+// SPDX-License-Identifier: Apache-2.0
 #ifndef LINK_H
 #define LINK_H
 

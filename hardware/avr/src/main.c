@@ -2,6 +2,7 @@
 // The loop takes received frames, handles them (proto.c), keeps the output stage fed (play.c), and
 // sleeps when there is nothing to do: through the 20 kHz PWM interrupts until a byte arrives, the output
 // stage has news, or 16 periods (0.8 ms) have passed.
+// SPDX-License-Identifier: Apache-2.0
 #include <avr/interrupt.h>
 #include <avr/sleep.h>
 

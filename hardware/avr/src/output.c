@@ -12,6 +12,7 @@
 // compare registers while the timer runs, so there is no race on the timer's shared TEMP register.
 // The main loop may only move out_work_at earlier (out_push, out_request_off, out_failsafe_arm); a call
 // that finds nothing to do just sets it again.
+// SPDX-License-Identifier: Apache-2.0
 #include <avr/interrupt.h>
 #include <avr/io.h>
 

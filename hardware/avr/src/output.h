@@ -2,6 +2,7 @@
 // PWM hardware, one PWM period (800 ticks) ahead, so each takes effect exactly at a period start
 // (BOTTOM). The main loop fills it a few milliseconds ahead (play.c); the interrupt also runs the
 // failsafe and the stop, so the motor goes off on time even while the main loop is busy.
+// SPDX-License-Identifier: Apache-2.0
 #ifndef OUTPUT_H
 #define OUTPUT_H
 

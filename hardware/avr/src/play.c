@@ -3,6 +3,7 @@
 // at the first PWM period start at or after that tick (output.c) and stamps that tick, which is what
 // PLAYED reports. Handing a frame to the output stage is what "played" means for next_play and for
 // late copies of it (protocol: a board may hand a frame to its PWM hardware ahead of its tick).
+// SPDX-License-Identifier: Apache-2.0
 #include <util/delay.h>
 
 #include "board.h"

@@ -1,5 +1,6 @@
 // The stream: configuration, the frame window (selective repeat), the timebase, playback on the board
 // clock through the output stage, PLAYED reports, STOP and the failsafe (protocol sections 3-7).
+// SPDX-License-Identifier: Apache-2.0
 #ifndef PLAY_H
 #define PLAY_H
 

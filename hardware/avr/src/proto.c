@@ -1,4 +1,5 @@
 // Host message dispatch (see proto.h).
+// SPDX-License-Identifier: Apache-2.0
 #include <stdbool.h>
 
 #include "clock.h"

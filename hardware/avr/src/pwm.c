@@ -8,6 +8,7 @@
 // starts exactly with the next, never mid-pulse. The output-compare bits never change while running,
 // so there are no pin glitches from switching between timer and port. The price is the top step:
 // full drive is 799/800 (99.9 %).
+// SPDX-License-Identifier: Apache-2.0
 #include <avr/io.h>
 
 #include "pwm.h"

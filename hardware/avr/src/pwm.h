@@ -1,4 +1,5 @@
 // The motor drive: Timer1 fast PWM at 20 kHz on OC1A (D9) and, on H-bridge builds, OC1B (D10).
+// SPDX-License-Identifier: Apache-2.0
 #ifndef PWM_H
 #define PWM_H
 

@@ -1,4 +1,5 @@
 // Building this board's messages into the link's transmit buffer (see reply.h).
+// SPDX-License-Identifier: Apache-2.0
 #include <avr/boot.h>
 #include <avr/pgmspace.h>
 #include <string.h>

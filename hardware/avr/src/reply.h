@@ -1,4 +1,5 @@
 // Messages this board sends (protocol section 4): INFO, STATUS, NAK, CLOCK, PLAYED, LIMITS.
+// SPDX-License-Identifier: Apache-2.0
 #ifndef REPLY_H
 #define REPLY_H
 

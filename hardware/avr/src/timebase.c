@@ -1,5 +1,6 @@
 // timebase_due (see timebase.h). The 32 x 64-bit product has up to 96 bits; it is formed from two
 // 32 x 32 -> 64-bit products (period = hi.lo): k x hi whole ticks, plus k x lo / 2^32 of fractions.
+// SPDX-License-Identifier: Apache-2.0
 #include "timebase.h"
 
 static uint64_t mul32(uint32_t a, uint32_t b) { return (uint64_t)a * b; }

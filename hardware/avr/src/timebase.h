@@ -1,6 +1,7 @@
 // A timebase maps an index to a board tick: due(i) = anchor_tick + floor((int32)(i - anchor_index) x
 // period_q32 / 2^32), clamped at 0 (protocol section 3). START sets the frames' timebase; the LRA
 // carrier's half periods use one too.
+// SPDX-License-Identifier: Apache-2.0
 #ifndef TIMEBASE_H
 #define TIMEBASE_H
 

@@ -1,5 +1,6 @@
 // USART0 at BAUD (board.h), 8N1: the RX interrupt fills a ring the main loop drains; uart_put fills a
 // ring the UDRE interrupt drains. Indices are free-running bytes; each ring has one writer and one reader.
+// SPDX-License-Identifier: Apache-2.0
 #include <avr/interrupt.h>
 #include <avr/io.h>
 #include <util/delay.h>

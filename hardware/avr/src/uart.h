@@ -1,4 +1,5 @@
 // USART0 (Arduino D0/D1, the USB-serial bridge): interrupt-driven receive and transmit rings.
+// SPDX-License-Identifier: Apache-2.0
 #ifndef UART_H
 #define UART_H
 

@@ -1,6 +1,7 @@
 // The unique id's construction (see uid.h). The wafer and the die's X/Y position are the bytes that tell
 // chips of one lot apart and are kept whole; only the lot number gives up a byte, folded with a nibble
 // swap so that two lots whose first and last characters trade places do not fold alike.
+// SPDX-License-Identifier: Apache-2.0
 #include "uid.h"
 
 enum { LOT = 0, RESERVED = 6, WAFER = 7, DIE_Y = 8, DIE_X = 9 };

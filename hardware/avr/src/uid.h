@@ -1,5 +1,6 @@
 // The board's 64-bit unique id (INFO unique_id) from the ATmega328P signature row's serial number.
 // Pure C with no AVR headers: `make host-test` checks it on the host against signature-row images.
+// SPDX-License-Identifier: Apache-2.0
 #ifndef UID_H
 #define UID_H
 

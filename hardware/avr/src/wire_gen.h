@@ -2,6 +2,7 @@
 // Tests/AVRBoardTests/WireHeader.swift: do not edit. After changing MotorWire, regenerate with
 //   MOTORBREATH_WRITE_WIRE_HEADER=1 swift test --skip-build --filter WireHeaderTests
 // (WireHeaderTests fails, naming the constant, while this file differs from what MotorWire says.)
+// SPDX-License-Identifier: Apache-2.0
 #ifndef WIRE_GEN_H
 #define WIRE_GEN_H
 

@@ -4,6 +4,7 @@
 // Swift test AVRHostTests runs it. Usage: golden_test PROTOCOL_MD. Exits non-zero on any failure.
 // Expected field values are those of the examples (Tests/MotorWireTests/GoldenVectors.swift, protocol.md's
 // prose); the stubs below stand in for the hardware and the stream (play.c), recording what proto.c asked.
+// SPDX-License-Identifier: Apache-2.0
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

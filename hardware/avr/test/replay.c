@@ -6,6 +6,7 @@
 //
 // stdin:  "msg TICK HEX..." (a message's wire bytes, delimiter included, arriving at TICK), "end TICK".
 // stdout: "out TICK LEVEL" (the drive level from that BOTTOM on), "reply TICK HEX..." (a frame sent).
+// SPDX-License-Identifier: Apache-2.0
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

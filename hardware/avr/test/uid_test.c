@@ -1,5 +1,6 @@
 // Host test of the unique id's construction (src/uid.c) against signature-row images: `make host-test`.
 // simavr does not model the signature row, so this is where the id is checked. Exits non-zero on failure.
+// SPDX-License-Identifier: Apache-2.0
 #include <stdio.h>
 #include <string.h>
 

@@ -3,6 +3,7 @@
 // the DWT cycle counter counts CPU cycles. QEMU models no DWT; there TIM5 at its undivided clock counts
 // one per guest instruction when QEMU runs with -icount shift=0 (1 ns of virtual time per instruction),
 // so the numbers are instruction counts (cycle-bench.sh turns them into a cycle budget).
+// SPDX-License-Identifier: Apache-2.0
 
 #if canImport(MotorWire)
 import MotorWire

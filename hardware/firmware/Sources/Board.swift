@@ -1,5 +1,6 @@
 // What this build of the firmware is: the board (QEMU's netduinoplus2 or a Black Pill) and the motor
 // driver (ERM on a MOSFET, ERM on an H-bridge, LRA on an H-bridge), chosen by build.sh with -D flags.
+// SPDX-License-Identifier: Apache-2.0
 
 #if canImport(MotorWire)
 import MotorWire

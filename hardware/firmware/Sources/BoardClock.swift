@@ -2,6 +2,7 @@
 // demand and extended to 64 bits in software (BoardCore's CounterExtension): no interrupt counts time,
 // so a late or lost interrupt cannot cost the clock anything. SysTick only wakes the main loop at the
 // next moment BoardCore has work; a late wake delays that work, never the clock.
+// SPDX-License-Identifier: Apache-2.0
 
 #if canImport(BoardCore)
 import BoardCore

@@ -7,6 +7,7 @@
 // power cut during the few milliseconds of the write can corrupt the option bytes, so it runs once,
 // at boot, motor off, before the watchdog starts; every wait is bounded, so a flash interface that
 // never clears BSY cannot hang the boot without a watchdog. QEMU models no flash interface.
+// SPDX-License-Identifier: Apache-2.0
 
 enum BrownOut {
     /// BOR_LEV 0b00 = level 3: reset below about 2.7 V (the Black Pill runs at 3.3 V).

@@ -1,4 +1,5 @@
 // Single-producer single-consumer byte rings between the USART interrupt and the main loop.
+// SPDX-License-Identifier: Apache-2.0
 
 import Synchronization
 

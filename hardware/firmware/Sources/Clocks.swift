@@ -6,6 +6,7 @@
 // switch after. The F4 build ends on the PLL at 84 MHz from the 25 MHz crystal (HSE), or from the HSI
 // when the crystal does not start within a bounded wait (`Clocks.crystal` says which; INFO's name ends
 // in "-hsi" then). QEMU's RCC is unimplemented and reads 0: the QEMU build never waits on it.
+// SPDX-License-Identifier: Apache-2.0
 
 enum Clocks {
     /// SYSCLK runs from the crystal (false: from the HSI RC oscillator, the fallback).

@@ -2,6 +2,7 @@
 // QEMU's USART never overruns. The overrun is what silicon does: one byte is overwritten in the shift
 // register and never seen, and ORE is set with the byte after it, which the interrupt's own ORE path
 // then counts (Usart.swift). The emulated-board tests check the count arrives in STATUS.
+// SPDX-License-Identifier: Apache-2.0
 
 #if INJECT_OVERRUN
 enum InjectedOverrun {

@@ -1,5 +1,6 @@
 // The firmware's main loop: bytes from the UART into BoardCore, BoardCore's messages out, the motor
 // driven on the board clock, and WFI whenever there is nothing to do.
+// SPDX-License-Identifier: Apache-2.0
 
 import Synchronization
 

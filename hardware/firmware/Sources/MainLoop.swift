@@ -1,5 +1,6 @@
 // One pass of the firmware's main loop and its next wake, shared by the firmware (Main.swift) and the
 // cycle bench (Bench/CycleBench.swift), so the bench times the code the board runs.
+// SPDX-License-Identifier: Apache-2.0
 
 import Synchronization
 

@@ -1,5 +1,6 @@
 // Motor PWM on TIM1 at 20 kHz (inaudible): CH1 on PA8 drives the MOSFET gate, or an H-bridge's IN1;
 // CH2N on PB14 drives the H-bridge's IN2 for reverse (braking, and the LRA's negative half-waves).
+// SPDX-License-Identifier: Apache-2.0
 
 #if canImport(BoardCore)
 import BoardCore

@@ -1,5 +1,6 @@
 // STM32F4 peripheral registers the firmware touches, by address (RM0368/RM0383 for the F401/F411,
 // RM0090 for QEMU's F405), with volatile access.
+// SPDX-License-Identifier: Apache-2.0
 
 import _Volatile
 

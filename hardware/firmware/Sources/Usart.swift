@@ -5,6 +5,7 @@
 // are unimplemented regions there), so a DMA receive path could never run in the emulated-board tests.
 // Instead interrupts are masked only for a few dozen instructions (MainLoop.swift `sleepUnlessPending`,
 // `pump`), which the cycle bench bounds; bytes lost anyway are counted and reported in STATUS.
+// SPDX-License-Identifier: Apache-2.0
 
 import Synchronization
 

@@ -1,6 +1,7 @@
 // The independent watchdog: if the main loop stops coming round (a hang, a livelock, an interrupt
 // storm), the IWDG resets the chip, and the reset path turns the motor off (Startup/startup.c). The
 // failsafe covers a silent host and the fault handler a crash; this covers a hang.
+// SPDX-License-Identifier: Apache-2.0
 
 enum Watchdog {
     /// IWDG ticks at LSI / 32: about 1 ms (LSI is 32 kHz nominal, 17-47 kHz over parts and

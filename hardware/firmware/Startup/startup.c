@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Startup for the STM32F4 reference board: vector table, reset (our stack and vectors, what a
    bootloader's jump left running stopped, motor pins low, FPU, data/bss), fault handler that turns the
    motor off, and the few instructions Swift cannot spell (WFI, DSB, interrupt masking).

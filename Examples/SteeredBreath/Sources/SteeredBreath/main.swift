@@ -1,6 +1,7 @@
 // Plays two cycles of a 2-0-2 breath on motorbreath's simulated board in virtual time, turns the strength
 // down at the start of the second cycle, and checks on the board's own drive record that the second swell
 // peaked lower than the first. Run: swift run --package-path Examples/SteeredBreath
+// SPDX-License-Identifier: Apache-2.0
 
 import Breath
 import Glibc

@@ -1,4 +1,5 @@
 // Host stand-in for <avr/boot.h> (host tests only): the signature row reads as its address (reply.c's id).
+// SPDX-License-Identifier: Apache-2.0
 #ifndef HOST_AVR_BOOT_H
 #define HOST_AVR_BOOT_H
 

@@ -1,5 +1,6 @@
 // Host stand-in for <avr/io.h> (host tests only): the Timer1 and port B registers pwm.c and output.c
 // write, as plain variables (test/replay.c defines them and reads OCR1A/OCR1B).
+// SPDX-License-Identifier: Apache-2.0
 #ifndef HOST_AVR_IO_H
 #define HOST_AVR_IO_H
 

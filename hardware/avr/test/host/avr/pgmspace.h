@@ -1,4 +1,5 @@
 // Host stand-in for <avr/pgmspace.h> (host tests only): program memory is ordinary memory.
+// SPDX-License-Identifier: Apache-2.0
 #ifndef HOST_AVR_PGMSPACE_H
 #define HOST_AVR_PGMSPACE_H
 

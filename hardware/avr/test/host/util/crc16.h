@@ -1,5 +1,6 @@
 // Host stand-in for avr-libc's <util/crc16.h> (host tests only): _crc_xmodem_update in plain C, as avr-libc
 // documents its C equivalent (polynomial 0x1021, MSB first). The firmware's crc16.c starts it at CRC16_INIT.
+// SPDX-License-Identifier: Apache-2.0
 #ifndef HOST_UTIL_CRC16_H
 #define HOST_UTIL_CRC16_H
 
