@@ -14,6 +14,9 @@ public enum BreathChange: Sendable, Equatable {
     /// To the start of a phase (index into the pattern's phases) of a cycle.
     case seek(cycle: Int, phase: Int)
     case finishAfterThisBreath
+    /// A new breath pattern from the next cycle (`now`: fading out what plays, the cycle playing starts
+    /// again in it).
+    case pattern(BreathPattern, now: Bool)
 }
 
 /// The frames of a breath that may change while it plays: rendered ahead from a `LivePlan`; `apply`
@@ -112,11 +115,31 @@ public final class LiveFrames: FrameSource {
         case .resume: plan.resume(at: t)
         case .seek(let cycle, let phase): plan.seek(cycle: cycle, phase: phase, at: t)
         case .finishAfterThisBreath: plan.finishAfterThisBreath(at: t)
+        case .pattern(let pattern, let now):
+            // At the next cycle: the cycle playing ends as planned, the new one starts on its boundary.
+            if let begins = plan.setPattern(pattern, at: t, now: now), !now, plan.pausedAt == nil { effective = frame(atBreathTime: begins) }
         }
         // Frames before the first one that may differ stay as rendered (and as sent): a pace change keeps
         // the phase playing as it was, to the frame.
         restart(at: effective)
         return effective
+    }
+
+    /// Why `change` cannot be made from frame `k` (nil: it can): a pattern change at the next cycle when the
+    /// breath ends with this one, or one that would make the session longer than 24 hours.
+    public func refusal(_ change: BreathChange, fromFrame k: Int) -> String? {
+        guard case .pattern(let pattern, let now) = change else { return nil }
+        let t = max(0, breathTime(ofFrame: k))
+        let from = now ? (plan.pausedAt == nil ? plan.phase(at: t)?.cycle : nil) : plan.nextCycleStart(at: t)?.cycle
+        if !now && from == nil {
+            return "the breath ends with this cycle: there is no next cycle to change (\"at\":\"now\" changes this one)"
+        }
+        guard !plan.looping, let from else { return nil }
+        let hours = (t + Double(plan.cycles - from + 1) * pattern.cycleSeconds) / 3600
+        if hours * 3600 > HapticPattern.longestSeconds + 1 {
+            return "\(plan.cycles - from + 1) cycles of \(pattern.name) would make the session last \(String(format: "%.1f", hours)) hours; the longest session is 24 hours"
+        }
+        return nil
     }
 
     /// Re-renders from frame `k` on: a renderer started `contextSeconds` earlier on the changed plan,
