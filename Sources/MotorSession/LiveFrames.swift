@@ -143,9 +143,10 @@ public final class LiveFrames: FrameSource {
     }
 
     /// Re-renders from frame `k` on: a renderer started `contextSeconds` earlier on the changed plan,
-    /// fast-forwarded to k.
+    /// fast-forwarded to k. (A k past what is rendered, a pace or pattern change at a later boundary: it
+    /// starts `contextSeconds` before the rendered end and renders the frames up to k too, unchanged.)
     private func restart(at k: Int) {
-        let breathStart = max(0, breathTime(ofFrame: k) - LiveFrames.contextSeconds)
+        let breathStart = max(0, breathTime(ofFrame: min(k, cacheBase + cache.count)) - LiveFrames.contextSeconds)
         let origin = frame(atBreathTime: breathStart)
         let originTime = breathTime(ofFrame: origin)
         let remaining = plan.duration.isFinite ? plan.duration - originTime : plan.pausedAt.map { $0 - originTime + 1 } ?? 0
