@@ -26,6 +26,17 @@ import Testing
         #expect(message(#"{"command":"seek","cycle":0}"#, cycles: 3) == #"seek: "cycle" must be a finite number in 1...100000"#)
     }
 
+    @Test func aPatternTakesWhatPatternTakes() throws {
+        #expect(try ControlCommand.parse(#"{"command":"pattern","pattern":"BOX"}"#, pattern: pattern)
+                == .change(.pattern(BreathPattern.presets[1], now: false)))
+        #expect(try ControlCommand.parse(#"{"command":"pattern","pattern":"5-0-5","at":"now"}"#, pattern: pattern)
+                == .change(.pattern(try BreathPattern.parse("5-0-5"), now: true)))
+        #expect(message(#"{"command":"pattern"}"#, cycles: nil)?.hasPrefix(#"pattern: "pattern" must be a preset (4-7-8, box, coherent, sigh)"#) == true)
+        #expect(message(#"{"command":"pattern","pattern":"4-7-8","at":1}"#, cycles: nil) == #"pattern: "at" must be next or now"#)
+        #expect(message(#"{"command":"pattern","pattern":"4-7-8-0.05"}"#, cycles: nil)
+                == #"pattern: the value '4-7-8-0.05' is invalid for "pattern": '0.05' s is too short for a hold-out: 0 for none, or 0.1...120 s"#)
+    }
+
     /// docs/control.md is checked against the code: its command table names exactly the commands the
     /// parser takes, its event table exactly the events sent, and it states the line limit.
     @Test func theDocumentListsEveryCommandAndEvent() throws {
