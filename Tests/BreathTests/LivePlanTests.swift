@@ -169,3 +169,23 @@ import Testing
                                    "2 inhale 3-0-1 7.0", "2 exhale 3-0-1 10.0"])
     }
 }
+
+/// A pace change while paused: the phase the resume goes on with plays at the new pace too (its rest
+/// scaled), and so does everything after it.
+@Suite(.timeLimit(.minutes(1))) struct LivePlanPausedPaceTests {
+    @Test(arguments: [false, true]) func thePhaseResumedIntoTakesTheNewPace(loop: Bool) throws {
+        var o = BreathOptions()
+        o.length = .cycles(2)
+        var plan = LivePlan(pattern: try BreathPattern.parse("4-2-4"), options: o, loop: loop)
+        plan.pause(at: 2)  // half-way through the 4 s inhale
+        plan.setPace(breathsPerMinute: 3, at: 3)  // 20 s cycles: twice as slow
+        plan.resume(at: 5)
+        let starts = plan.phaseStarts.prefix(6).map { "\($0.cycle) \($0.kind.rawValue) \($0.time)" }
+        // The inhale's last 2 s take 4, then 4 s hold, 8 s exhale, and cycle 2 at the new pace.
+        #expect(starts == ["1 inhale 0.0", "1 hold 9.0", "1 exhale 13.0", "2 inhale 21.0", "2 hold 29.0", "2 exhale 33.0"])
+        #expect(loop || abs(plan.duration - 41) < 1e-9)
+        // The inhale goes on rising from where the pause left it, to its top at its new end.
+        let s = try #require(plan.sample(at: 7))
+        #expect(s.phase == .inhale && abs(s.phaseRemaining - 2) < 1e-9 && abs(s.intensity - 0.75) < 1e-9, "\(s)")
+    }
+}

@@ -139,7 +139,12 @@ public struct LivePlan: Sendable {
     /// curve, the phase playing now ends as planned. Returns the boundary.
     @discardableResult
     public mutating func setPace(breathsPerMinute bpm: Double, at t: Double) -> Double {
+        let previousScale = cycleScale
         cycleScale = (60 / bpm) / pattern.cycleSeconds
+        if suspended != nil {
+            repaceSuspended(by: cycleScale / previousScale)
+            return duration
+        }
         guard let boundary = pieces.first(where: { $0.start >= t && $0.phaseStart })?.start else { return duration }
         let next = pieces.first { $0.start == boundary }!
         let remaining = pieces.filter { $0.start >= boundary && $0.phaseStart }.count
@@ -194,6 +199,28 @@ public struct LivePlan: Sendable {
             first = pieces.first { $0.start >= t && $0.phaseStart && $0.phaseIndex == 0 }
         }
         return first.map { ($0.start, $0.cycle) }
+    }
+
+    /// Paused, a pace change: what the resume plays goes at the new pace from its first instant, the rest
+    /// of the phase the pause cut (its length times `ratio`, the new pace's to the old) included.
+    mutating func repaceSuspended(by ratio: Double) {
+        guard let rest = suspended, let first = rest.first else { return }
+        let cut = first.phaseStart ? [] : Array(rest.prefix { !$0.phaseStart })
+        var out: [LivePiece] = []
+        if var piece = cut.first {
+            piece.seconds = cut.reduce(0) { $0 + $1.seconds } * ratio
+            piece.to = cut.last!.to
+            piece.strength = cut.last!.strength
+            piece.phaseOffset *= ratio
+            out.append(piece)
+        }
+        let next = rest.dropFirst(cut.count).first
+        let phases = looping ? next.map { patterns[$0.pattern].phases.count - $0.phaseIndex } ?? 0
+                             : rest.filter(\.phaseStart).count
+        if let next, phases > 0 {
+            out += placed(from: out.last?.end ?? 0, cycle: next.cycle, phase: next.phaseIndex, phases: phases, first: next.pattern)
+        }
+        suspended = out
     }
 
     /// Pause at `t`: fade out over 0.15 s, then silence until `resume`.
