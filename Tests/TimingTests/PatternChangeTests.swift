@@ -189,3 +189,16 @@ struct PatternSession {
     }
 }
 
+
+/// A pattern change that would make the session pass 24 hours is refused, as `--cycles` of it would be.
+@Suite(.timeLimit(.minutes(1))) struct PatternLengthTests {
+    @Test func aPatternThatMakesTheSessionTooLongIsRefused() throws {
+        var o = BreathOptions()
+        o.length = .cycles(40_000)  // 22.2 hours of 1-0-1
+        let live = LiveFrames(plan: LivePlan(pattern: try BreathPattern.parse("1-0-1"), options: o), frameRate: 100, resolution: .i16)
+        let longer = try BreathPattern.parse("1-0-1.5")  // 40000 x 2.5 s: 27.8 hours
+        #expect(live.refusal(.pattern(longer, now: false), fromFrame: 0)
+                == "40000 cycles of 1-0-1.5 would make the session last 27.8 hours; the longest session is 24 hours")
+        #expect(live.refusal(.pattern(try BreathPattern.parse("1-0-1.1"), now: true), fromFrame: 0) == nil)  // 23.3 hours
+    }
+}
