@@ -38,6 +38,8 @@ public final class LiveFrames: FrameSource {
     private var renderer: FrameRenderer
     /// Session frame index of the renderer's frame 0.
     private var rendererBase = 0
+    /// A change takes effect at this frame, past what is rendered: the renderer restarts when it gets there.
+    private var deferredRestart: Int?
     private var cache: [UInt16] = []
     private var cacheBase = 0
     private let keep: Int
@@ -79,10 +81,12 @@ public final class LiveFrames: FrameSource {
         let end = min(start + count, frameCount)
         guard end > start else { return [] }
         while cacheBase + cache.count < end {
+            if let d = deferredRestart, cacheBase + cache.count >= d { restart(at: d) }
             let before = cache.count
-            renderer.render(count: max(256, end - cacheBase - cache.count), into: &cache)
+            let limit = deferredRestart.map { $0 - cacheBase - cache.count } ?? Int.max
+            renderer.render(count: min(limit, max(256, end - cacheBase - cache.count)), into: &cache)
             if cache.count == before {  // the renderer has ended (a pause): silence from here
-                cache += [UInt16](repeating: silence, count: end - cacheBase - cache.count)
+                cache += [UInt16](repeating: silence, count: min(end, deferredRestart ?? end) - cacheBase - cache.count)
             }
         }
         if cache.count > keep * 2 {
@@ -143,10 +147,15 @@ public final class LiveFrames: FrameSource {
     }
 
     /// Re-renders from frame `k` on: a renderer started `contextSeconds` earlier on the changed plan,
-    /// fast-forwarded to k. (A k past what is rendered, a pace or pattern change at a later boundary: it
-    /// starts `contextSeconds` before the rendered end and renders the frames up to k too, unchanged.)
+    /// fast-forwarded to k. A k past what is rendered (a pace or pattern change at a later boundary) waits:
+    /// the frames up to it are as they were, the renderer playing renders them, and restarts there.
     private func restart(at k: Int) {
-        let breathStart = max(0, breathTime(ofFrame: min(k, cacheBase + cache.count)) - LiveFrames.contextSeconds)
+        if k > cacheBase + cache.count {
+            deferredRestart = min(deferredRestart ?? k, k)
+            return
+        }
+        deferredRestart = nil
+        let breathStart = max(0, breathTime(ofFrame: k) - LiveFrames.contextSeconds)
         let origin = frame(atBreathTime: breathStart)
         let originTime = breathTime(ofFrame: origin)
         let remaining = plan.duration.isFinite ? plan.duration - originTime : plan.pausedAt.map { $0 - originTime + 1 } ?? 0
@@ -157,11 +166,6 @@ public final class LiveFrames: FrameSource {
         var discard: [UInt16] = []
         renderer.render(count: k - origin, into: &discard)
         if k < cacheBase + cache.count { cache.removeLast(cacheBase + cache.count - max(k, cacheBase)) }
-        if k > cacheBase + cache.count {
-            // (Frames between the cache's end and k were never rendered: render them from the new plan.)
-            let gap = k - cacheBase - cache.count
-            cache += discard.suffix(gap)
-        }
     }
 
     private func extendLoop(through index: Int) {

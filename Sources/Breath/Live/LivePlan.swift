@@ -1,7 +1,7 @@
 // A breath that can be steered while it plays. The session is a list of pieces of breath phases placed
 // in session time; an edit (strength, sharpness, pace, pattern, pause and resume, seek, finish after this
-// breath, loop) cuts the list at the instant it takes effect and rebuilds what follows. The pieces turn into the
-// same events and curves a BreathPlan plays, from any instant on (so a renderer can pick up there).
+// breath, loop) cuts the list at the instant it takes effect and rebuilds what follows. The pieces turn
+// into the same events and curves a BreathPlan plays, from any instant on (so a renderer can pick up there).
 
 /// One stretch of one breath phase: `seconds` of the phase's swell from level `from` to level `to`.
 public struct LivePiece: Sendable, Equatable {
@@ -335,12 +335,6 @@ public struct LivePlan: Sendable {
     /// Session times at which phases start, with their kind, cycle and pattern name.
     public var phaseStarts: [(time: Double, kind: BreathPhase, cycle: Int, pattern: String)] {
         pieces.filter(\.phaseStart).map { ($0.start, $0.kind, $0.cycle, patterns[$0.pattern].name) }
-    }
-
-    /// The name of the pattern playing at `t` (the pause's: while paused; the last one after the end).
-    public func patternName(at t: Double) -> String {
-        let p = suspended?.first ?? pieces.last { $0.start <= t } ?? pieces.first
-        return patterns[p?.pattern ?? patterns.count - 1].name
     }
 
     // MARK: - internals
