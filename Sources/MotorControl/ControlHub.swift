@@ -1,5 +1,5 @@
 // Where every way of steering a playing breath meets: keys, JSON lines on stdin, a Unix socket. It keeps
-// the current intensity, sharpness and pace (keys step them), turns commands into changes for the
+// the current intensity, sharpness, pace and pattern (keys step them), turns commands into changes for the
 // session's inbox, and sends the session's events to every listener.
 // SPDX-License-Identifier: Apache-2.0
 
@@ -11,7 +11,9 @@ import HostPlatform
 /// commands turned into the session's changes, events sent to every listener.
 public final class ControlHub: @unchecked Sendable {
     public let inbox: ControlInbox
-    public let pattern: BreathPattern
+    /// The pattern as last asked for (a `pattern` command changes it at once, as `pace` changes `bpm`).
+    public var pattern: BreathPattern { lock.withLock { currentPattern } }
+    private var currentPattern: BreathPattern
     private let baseStrength: Double
     private let baseSharpness: Double
     private let lock = Mutex()
@@ -53,7 +55,7 @@ public final class ControlHub: @unchecked Sendable {
     private func stateLineLocked(id: Any?) -> String {
         var f = sessionState
         f["event"] = "state"
-        f["pattern"] = pattern.name
+        f["pattern"] = currentPattern.name
         f["intensity"] = intensity
         f["strength"] = min(1, baseStrength * intensity)
         f["sharpness"] = sharpnessOffset
@@ -66,7 +68,7 @@ public final class ControlHub: @unchecked Sendable {
 
     public init(inbox: ControlInbox, pattern: BreathPattern, strength: Double, sharpness: Double) {
         self.inbox = inbox
-        self.pattern = pattern
+        currentPattern = pattern
         baseStrength = strength
         baseSharpness = sharpness
         bpm = 60 / pattern.cycleSeconds
@@ -106,6 +108,12 @@ public final class ControlHub: @unchecked Sendable {
                 return ControlEvents.line(f)
             case .state:
                 return stateLineLocked(id: id)
+            case .patterns:
+                return ControlEvents.patterns(id: id)
+            case .change(.pattern) where arrowsChangeSharpness:
+                var f: [String: Any] = ["event": "refused", "command": "pattern", "reason": "the palette plays a steady vibration: it has no pattern"]
+                if let id { f["id"] = id }
+                return ControlEvents.line(f)
             case .change(.finishAfterThisBreath) where arrowsChangeSharpness:
                 inbox.requestStop()  // the palette's one long phase never ends by itself: finish ends it now
             case .change(let change):
@@ -114,6 +122,10 @@ public final class ControlHub: @unchecked Sendable {
                 case .pause: paused = true
                 case .resume: paused = false
                 case .seek: paused = false
+                case .pattern(let p, _):
+                    currentPattern = p
+                    bpm = 60 / p.cycleSeconds
+                    greetingLine = greetingLine.map { ControlEvents.renamingPattern($0, to: p.name) }
                 default: break
                 }
                 send(change)

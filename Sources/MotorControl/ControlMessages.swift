@@ -17,10 +17,13 @@ public enum ControlCommand: Equatable, Sendable {
     case stop
     /// Answer with the whole current state (a `state` event to the client that asked).
     case state
+    /// Answer with the preset patterns (a `patterns` event to the client that asked).
+    case patterns
 
     /// Parses one line; the error is the one line to send back.
     /// Every command this build takes.
-    public static let names = ["intensity", "sharpness", "pace", "pause", "resume", "seek", "finish", "stop", "state"]
+    public static let names = ["intensity", "sharpness", "pace", "pause", "resume", "seek", "finish", "stop", "state",
+                               "pattern", "patterns"]
 
     /// The client's `id` of a command line (a string or a number), to echo in every event it causes.
     public static func id(in line: String) -> Any? {
@@ -50,6 +53,8 @@ public enum ControlCommand: Equatable, Sendable {
         case "finish": return .change(.finishAfterThisBreath)
         case "stop": return .stop
         case "state": return .state
+        case "patterns": return .patterns
+        case "pattern": return .change(try parsePattern(object))
         case "seek":
             let cycle = Int(try number("cycle", 1...100_000))
             if let cycles, cycle > cycles {
@@ -63,6 +68,23 @@ public enum ControlCommand: Equatable, Sendable {
             return .change(.seek(cycle: cycle, phase: index))
         default:
             throw ControlError("unknown command \"\(command)\" (\(ControlCommand.names.joined(separator: ", ")))")
+        }
+    }
+}
+
+extension ControlCommand {
+    /// `pattern`: `"pattern"` as `--pattern` takes it (a preset or in-hold-out[-holdout] seconds, with its
+    /// checks and reasons), `"at"` `next` (the default: from the next cycle) or `now`.
+    static func parsePattern(_ object: [String: Any]) throws -> BreathChange {
+        guard let text = object["pattern"] as? String else {
+            throw ControlError("pattern: \"pattern\" must be a preset (\(BreathPattern.presets.map(\.name).joined(separator: ", "))) or in-hold-out[-holdout] seconds such as 4-7-8")
+        }
+        let at = object["at"] as? String ?? (object["at"] == nil ? "next" : "")
+        guard at == "next" || at == "now" else { throw ControlError("pattern: \"at\" must be next or now") }
+        do {
+            return .pattern(try BreathPattern.parse(text), now: at == "now")
+        } catch {
+            throw ControlError("pattern: \(error.optionLine("\"pattern\""))")
         }
     }
 }
@@ -107,7 +129,17 @@ public struct ControlError: Error, CustomStringConvertible, Sendable {
 /// Events as JSON lines.
 public enum ControlEvents {
     /// Every event this build sends (docs/control.md's table lists each).
-    public static let names = ["prepared", "state", "phase", "applied", "refused", "error", "dropped", "finished"]
+    public static let names = ["prepared", "state", "phase", "applied", "refused", "error", "dropped", "finished", "patterns"]
+
+    /// The `patterns` event: every preset, its phases in seconds and its cycle's length.
+    public static func patterns(id: Any? = nil) -> String {
+        var f: [String: Any] = ["event": "patterns", "patterns": BreathPattern.presets.map { p -> [String: Any] in
+            ["name": p.name, "cycle_seconds": p.cycleSeconds,
+             "phases": p.phases.map { ["phase": $0.kind.rawValue, "seconds": $0.seconds] as [String: Any] }]
+        }]
+        if let id { f["id"] = id }
+        return line(f)
+    }
 
     public static func line(_ fields: [String: Any]) -> String {
         let data = (try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
@@ -134,6 +166,7 @@ public enum ControlEvents {
         case .resume: return ["command": "resume"]
         case .seek(let cycle, let phase): return ["command": "seek", "cycle": cycle, "phase_index": phase]
         case .finishAfterThisBreath: return ["command": "finish"]
+        case .pattern(let p, let now): return ["command": "pattern", "pattern": p.name, "at": now ? "now" : "next"]
         }
     }
 
@@ -142,9 +175,9 @@ public enum ControlEvents {
 
     public static func fields(_ event: SessionEvent, nowNs: UInt64) -> [String: Any] {
         switch event {
-        case .phase(let kind, let cycle, let frame, let tick, let hostNs):
+        case .phase(let kind, let cycle, let pattern, let frame, let tick, let hostNs):
             let wall = wallClock(agoNs: Double(nowNs) - Double(hostNs))
-            return ["event": "phase", "phase": kind.rawValue, "cycle": cycle, "frame": frame, "board_tick": tick,
+            return ["event": "phase", "phase": kind.rawValue, "cycle": cycle, "pattern": pattern, "frame": frame, "board_tick": tick,
                     "time": wall.iso, "unix_ms": wall.unixMs]
         case .applied(let change, let frame, let tick, let latency, _):
             var f = describe(change)
@@ -173,6 +206,13 @@ public enum ControlEvents {
     /// later builds add commands, events and fields (clients ignore what they do not know) and change the
     /// version only when something a client relies on changes.
     public static let protocolVersion = 1
+
+    /// `prepared` (a line of it) naming `pattern` instead: the greeting of later clients after a change.
+    public static func renamingPattern(_ prepared: String, to pattern: String) -> String {
+        guard var f = jsonObject(prepared) else { return prepared }
+        f["pattern"] = pattern
+        return line(f)
+    }
 
     /// The first event: the board is ready; the protocol version and the commands this build takes.
     public static func prepared(_ prepared: Prepared, pattern: String) -> String {

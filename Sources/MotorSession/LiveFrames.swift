@@ -15,6 +15,9 @@ public enum BreathChange: Sendable, Equatable {
     /// To the start of a phase (index into the pattern's phases) of a cycle.
     case seek(cycle: Int, phase: Int)
     case finishAfterThisBreath
+    /// A new breath pattern from the next cycle (`now`: fading out what plays, the cycle playing starts
+    /// again in it).
+    case pattern(BreathPattern, now: Bool)
 }
 
 /// The frames of a breath that may change while it plays: rendered ahead from a `LivePlan`; `apply`
@@ -36,6 +39,8 @@ public final class LiveFrames: FrameSource {
     private var renderer: FrameRenderer
     /// Session frame index of the renderer's frame 0.
     private var rendererBase = 0
+    /// A change takes effect at this frame, past what is rendered: the renderer restarts when it gets there.
+    private var deferredRestart: Int?
     private var cache: [UInt16] = []
     private var cacheBase = 0
     private let keep: Int
@@ -77,10 +82,12 @@ public final class LiveFrames: FrameSource {
         let end = min(start + count, frameCount)
         guard end > start else { return [] }
         while cacheBase + cache.count < end {
+            if let d = deferredRestart, cacheBase + cache.count >= d { restart(at: d) }
             let before = cache.count
-            renderer.render(count: max(256, end - cacheBase - cache.count), into: &cache)
+            let limit = deferredRestart.map { $0 - cacheBase - cache.count } ?? Int.max
+            renderer.render(count: min(limit, max(256, end - cacheBase - cache.count)), into: &cache)
             if cache.count == before {  // the renderer has ended (a pause): silence from here
-                cache += [UInt16](repeating: silence, count: end - cacheBase - cache.count)
+                cache += [UInt16](repeating: silence, count: min(end, deferredRestart ?? end) - cacheBase - cache.count)
             }
         }
         if cache.count > keep * 2 {
@@ -113,6 +120,9 @@ public final class LiveFrames: FrameSource {
         case .resume: plan.resume(at: t)
         case .seek(let cycle, let phase): plan.seek(cycle: cycle, phase: phase, at: t)
         case .finishAfterThisBreath: plan.finishAfterThisBreath(at: t)
+        case .pattern(let pattern, let now):
+            // At the next cycle: the cycle playing ends as planned, the new one starts on its boundary.
+            if let begins = plan.setPattern(pattern, at: t, now: now), !now, plan.pausedAt == nil { effective = frame(atBreathTime: begins) }
         }
         // Frames before the first one that may differ stay as rendered (and as sent): a pace change keeps
         // the phase playing as it was, to the frame.
@@ -120,9 +130,32 @@ public final class LiveFrames: FrameSource {
         return effective
     }
 
+    /// Why `change` cannot be made from frame `k` (nil: it can): a pattern change at the next cycle when the
+    /// breath ends with this one, or one that would make the session longer than 24 hours.
+    public func refusal(_ change: BreathChange, fromFrame k: Int) -> String? {
+        guard case .pattern(let pattern, let now) = change else { return nil }
+        let t = max(0, breathTime(ofFrame: k))
+        let from = now ? (plan.pausedAt == nil ? plan.phase(at: t)?.cycle : nil) : plan.nextCycleStart(at: t)?.cycle
+        if !now && from == nil {
+            return "the breath ends with this cycle: there is no next cycle to change (\"at\":\"now\" changes this one)"
+        }
+        guard !plan.looping, let from else { return nil }
+        let hours = (t + Double(plan.cycles - from + 1) * pattern.cycleSeconds) / 3600
+        if hours * 3600 > HapticPattern.longestSeconds + 1 {
+            return "\(plan.cycles - from + 1) cycles of \(pattern.name) would make the session last \(String(format: "%.1f", hours)) hours; the longest session is 24 hours"
+        }
+        return nil
+    }
+
     /// Re-renders from frame `k` on: a renderer started `contextSeconds` earlier on the changed plan,
-    /// fast-forwarded to k.
+    /// fast-forwarded to k. A k past what is rendered (a pace or pattern change at a later boundary) waits:
+    /// the frames up to it are as they were, the renderer playing renders them, and restarts there.
     private func restart(at k: Int) {
+        if k > cacheBase + cache.count {
+            deferredRestart = min(deferredRestart ?? k, k)
+            return
+        }
+        deferredRestart = nil
         let breathStart = max(0, breathTime(ofFrame: k) - LiveFrames.contextSeconds)
         let origin = frame(atBreathTime: breathStart)
         let originTime = breathTime(ofFrame: origin)
@@ -134,11 +167,6 @@ public final class LiveFrames: FrameSource {
         var discard: [UInt16] = []
         renderer.render(count: k - origin, into: &discard)
         if k < cacheBase + cache.count { cache.removeLast(cacheBase + cache.count - max(k, cacheBase)) }
-        if k > cacheBase + cache.count {
-            // (Frames between the cache's end and k were never rendered: render them from the new plan.)
-            let gap = k - cacheBase - cache.count
-            cache += discard.suffix(gap)
-        }
     }
 
     private func extendLoop(through index: Int) {

@@ -37,6 +37,10 @@ extension Player {
                 continue
             }
             let started = now
+            if let reason = live.refusal(change, fromFrame: k) {
+                onEvent?(.refused(change: change, reason: reason))
+                continue
+            }
             let first = live.apply(change, fromFrame: k)
             edits.noteApply(ns: elapsed(now, since: started))
             stream.total = live.frameCount
@@ -100,7 +104,7 @@ extension Player {
         guard onEvent != nil, let tb = timing.timebase else { return }
         func onEvent(_ event: SessionEvent) {
             switch event {
-            case .phase(_, _, _, let tick, _), .applied(_, _, let tick, _, _): edits.heldEvents.append((event, tick))
+            case .phase(_, _, _, _, let tick, _), .applied(_, _, let tick, _, _): edits.heldEvents.append((event, tick))
             case .refused: self.onEvent?(event)
             }
         }
@@ -112,7 +116,7 @@ extension Player {
                 let i = live.frame(atBreathTime: s.time)
                 guard i >= first && i < end && i > edits.lastPhaseEventFrame else { continue }
                 edits.lastPhaseEventFrame = i
-                onEvent(.phase(kind: s.kind, cycle: s.cycle, frame: i, boardTick: tick(i), hostNs: hostNs(tick(i))))
+                onEvent(.phase(kind: s.kind, cycle: s.cycle, pattern: s.pattern, frame: i, boardTick: tick(i), hostNs: hostNs(tick(i))))
             }
         }
         var applied: [SessionEvent] = []  // held after the removal: holding one changes `edits` too

@@ -54,8 +54,8 @@ public final class ControlInbox: @unchecked Sendable {
 
 /// What a session reports while it plays.
 public enum SessionEvent: Sendable {
-    /// A phase began on the motor: at `boardTick` (its frame's tick), `hostNs` on the host's monotonic clock.
-    case phase(kind: BreathPhase, cycle: Int, frame: Int, boardTick: UInt64, hostNs: UInt64)
+    /// A phase of `pattern` (its name) began on the motor: at `boardTick` (its frame's tick), `hostNs` on the host's monotonic clock.
+    case phase(kind: BreathPhase, cycle: Int, pattern: String, frame: Int, boardTick: UInt64, hostNs: UInt64)
     /// A change reached the motor: its first changed frame was output at `boardTick`, `latencyMs` after the
     /// change arrived (at `receivedNs` on the session's clock). A pace change waits for the next phase
     /// boundary by design.
@@ -71,7 +71,7 @@ extension LiveFrames {
         switch (a, b) {
         case (.strength, .strength), (.sharpness, .sharpness), (.pace, .pace), (.seek, .seek): return true
         case (.pause, .pause), (.pause, .resume), (.resume, .pause), (.resume, .resume): return true
-        case (.finishAfterThisBreath, .finishAfterThisBreath): return true
+        case (.finishAfterThisBreath, .finishAfterThisBreath), (.pattern, .pattern): return true
         default: return false
         }
     }

@@ -14,6 +14,9 @@ public protocol SteerableFrames: FrameSource {
     var plan: LivePlan { get }
     /// Session frame index at breath time `t` (the first frame at or after it).
     func frame(atBreathTime t: Double) -> Int
+    /// Why `change` cannot be made from frame `k` on (for example a pattern change with no next cycle),
+    /// or nil when it can.
+    func refusal(_ change: BreathChange, fromFrame k: Int) -> String?
     /// Makes `change` from frame `k` on; returns the first frame whose duty may differ.
     @discardableResult
     func apply(_ change: BreathChange, fromFrame k: Int) -> Int

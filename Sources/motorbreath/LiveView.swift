@@ -50,14 +50,15 @@ final class LiveView {
             ?? plan?.sample(at: t)
             ?? BreathSample(phase: .inhale, phaseRemaining: duration - t, cycle: 1, intensity: pattern.continuousIntensity(at: t))
         let phaseName = paused ? "paused" : plan == nil ? "pattern" : s.phase.rawValue
-        let cycles = self.live?.plan.cycles ?? plan?.cycles ?? 1
+        // (A looping breath has no count: its plan's cycles are only as many as it has laid out so far.)
+        let cycles = self.live.map { $0.plan.looping ? 0 : $0.plan.cycles } ?? plan?.cycles ?? 1
         let key = "\(s.cycle)-\(phaseName)"
         if let line {
             draw(on: line, live, s, phaseName, cycles)
         } else if live.state != "playing" {
             if live.state != lastState { Stderr.write(live.state + "\n") }
         } else if key != lastPhase {
-            Stderr.write("cycle \(s.cycle)/\(cycles) \(phaseName) \(tenths(s.phaseRemaining)) s\n")
+            Stderr.write("\(StatusLine.cycleText(s.cycle, of: cycles)) \(phaseName) \(tenths(s.phaseRemaining)) s\n")
         }
         lastPhase = key
         lastState = live.state

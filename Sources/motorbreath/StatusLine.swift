@@ -5,6 +5,7 @@
 /// What the status line shows at one moment.
 struct StatusValues {
     var cycle: Int
+    /// 0 for a breath that loops.
     var cycles: Int
     var phase: String
     var remaining: Double
@@ -49,9 +50,14 @@ enum StatusLine {
         return kept.isEmpty ? narrowestBar : readableBar
     }
 
+    /// "cycle 3/10", or "cycle 3 (loop)" for a breath that loops (`cycles` 0: no count to show).
+    static func cycleText(_ cycle: Int, of cycles: Int) -> String {
+        cycles > 0 ? "cycle \(cycle)/\(cycles)" : "cycle \(cycle) (loop)"
+    }
+
     static func compose(_ v: StatusValues, _ kept: Set<Field>, bar: Int) -> String {
         let filled = max(0, min(bar, Int((v.intensity * Double(bar)).rounded())))
-        var line = kept.contains(.cycle) ? "cycle \(v.cycle)/\(v.cycles)  " : ""
+        var line = kept.contains(.cycle) ? cycleText(v.cycle, of: v.cycles) + "  " : ""
         line += "\(v.phase.padding(8)) \(tenths(v.remaining).leftPad(5)) s  ["
         line += String(repeating: "█", count: filled) + String(repeating: "·", count: bar - filled) + "]"
         if kept.contains(.percent) { line += " " + "\(Int((v.intensity * 100).rounded()))%".leftPad(4) }

@@ -121,3 +121,72 @@ import Testing
         #expect(!live.looping)
     }
 }
+
+/// A pattern change: at the next cycle the cycle playing ends as planned and the rest plays the new
+/// pattern; a later pace change keeps the rest of a cycle in the pattern it began in.
+@Suite(.timeLimit(.minutes(1))) struct LivePlanPatternTests {
+    func starts(_ plan: LivePlan) -> [String] {
+        plan.phaseStarts.map { "\($0.cycle) \($0.kind.rawValue) \($0.pattern) \(($0.time * 1000).rounded() / 1000)" }
+    }
+
+    @Test func atTheNextCycleTheCyclePlayingEndsAsPlanned() throws {
+        var o = BreathOptions()
+        o.length = .cycles(3)
+        var plan = LivePlan(pattern: try BreathPattern.parse("1-1-1-1"), options: o)
+        let begins = plan.setPattern(try BreathPattern.parse("1-2-1-0.5"), at: 4.3, now: false)
+        #expect(begins == 8)
+        #expect(starts(plan) == ["1 inhale 1-1-1-1 0.0", "1 hold 1-1-1-1 1.0", "1 exhale 1-1-1-1 2.0", "1 hold-out 1-1-1-1 3.0",
+                                 "2 inhale 1-1-1-1 4.0", "2 hold 1-1-1-1 5.0", "2 exhale 1-1-1-1 6.0", "2 hold-out 1-1-1-1 7.0",
+                                 "3 inhale 1-2-1-0.5 8.0", "3 hold 1-2-1-0.5 9.0", "3 exhale 1-2-1-0.5 11.0", "3 hold-out 1-2-1-0.5 12.0"])
+        #expect(plan.duration == 12.5 && plan.cycles == 3)
+        // In the last cycle there is no next one: nothing changes.
+        #expect(plan.setPattern(BreathPattern.presets[1], at: 8.5, now: false) == nil)
+        #expect(plan.pattern.name == "1-2-1-0.5")
+    }
+
+    @Test func aPaceChangeKeepsTheRestOfACycleInItsPattern() throws {
+        var o = BreathOptions()
+        o.length = .cycles(2)
+        var plan = LivePlan(pattern: try BreathPattern.parse("4-7-8"), options: o)
+        plan.setPattern(BreathPattern.presets[1], at: 2, now: false)
+        plan.setPace(breathsPerMinute: 7.5, at: 2)  // box at 7.5/min: 8 s cycles, 2 s phases
+        #expect(starts(plan) == ["1 inhale 4-7-8 0.0", "1 hold 4-7-8 4.0", "1 exhale 4-7-8 7.5",
+                                 "2 inhale box 11.5", "2 hold box 13.5", "2 exhale box 15.5", "2 hold-out box 17.5"])
+    }
+
+    @Test func nowStartsTheCyclePlayingAgainAfterTheFade() throws {
+        var o = BreathOptions()
+        o.length = .cycles(2)
+        var plan = LivePlan(pattern: try BreathPattern.parse("1-1-1-1"), options: o)
+        #expect(plan.setPattern(try BreathPattern.parse("3-0-1"), at: 1.5, now: true) == 1.65)
+        #expect(Array(starts(plan).dropFirst()) == ["1 hold 1-1-1-1 1.0", "1 inhale 3-0-1 1.65", "1 exhale 3-0-1 4.65",
+                                                    "2 inhale 3-0-1 5.65", "2 exhale 3-0-1 8.65"])
+        // Paused: the resume starts the cycle again in the new pattern.
+        var paused = LivePlan(pattern: try BreathPattern.parse("1-1-1-1"), options: o)
+        paused.pause(at: 0.5)
+        paused.setPattern(try BreathPattern.parse("3-0-1"), at: 2, now: true)
+        paused.resume(at: 3)
+        #expect(starts(paused) == ["1 inhale 1-1-1-1 0.0", "1 inhale 3-0-1 3.0", "1 exhale 3-0-1 6.0",
+                                   "2 inhale 3-0-1 7.0", "2 exhale 3-0-1 10.0"])
+    }
+}
+
+/// A pace change while paused: the phase the resume goes on with plays at the new pace too (its rest
+/// scaled), and so does everything after it.
+@Suite(.timeLimit(.minutes(1))) struct LivePlanPausedPaceTests {
+    @Test(arguments: [false, true]) func thePhaseResumedIntoTakesTheNewPace(loop: Bool) throws {
+        var o = BreathOptions()
+        o.length = .cycles(2)
+        var plan = LivePlan(pattern: try BreathPattern.parse("4-2-4"), options: o, loop: loop)
+        plan.pause(at: 2)  // half-way through the 4 s inhale
+        plan.setPace(breathsPerMinute: 3, at: 3)  // 20 s cycles: twice as slow
+        plan.resume(at: 5)
+        let starts = plan.phaseStarts.prefix(6).map { "\($0.cycle) \($0.kind.rawValue) \($0.time)" }
+        // The inhale's last 2 s take 4, then 4 s hold, 8 s exhale, and cycle 2 at the new pace.
+        #expect(starts == ["1 inhale 0.0", "1 hold 9.0", "1 exhale 13.0", "2 inhale 21.0", "2 hold 29.0", "2 exhale 33.0"])
+        #expect(loop || abs(plan.duration - 41) < 1e-9)
+        // The inhale goes on rising from where the pause left it, to its top at its new end.
+        let s = try #require(plan.sample(at: 7))
+        #expect(s.phase == .inhale && abs(s.phaseRemaining - 2) < 1e-9 && abs(s.intensity - 0.75) < 1e-9, "\(s)")
+    }
+}

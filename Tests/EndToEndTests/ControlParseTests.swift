@@ -5,6 +5,7 @@
 import Breath
 import Foundation
 @testable import MotorControl
+import MotorSession
 import Testing
 
 @Suite(.timeLimit(.minutes(10))) struct ControlParseTests {
@@ -25,6 +26,28 @@ import Testing
         #expect(message(#"{"command":"seek","cycle":3,"phase":"exhale"}"#, cycles: 3) == nil)
         #expect(message(#"{"command":"seek","cycle":10}"#, cycles: nil) == nil)  // a looping session has no last cycle
         #expect(message(#"{"command":"seek","cycle":0}"#, cycles: 3) == #"seek: "cycle" must be a finite number in 1...100000"#)
+    }
+
+    @Test func aPatternTakesWhatPatternTakes() throws {
+        #expect(try ControlCommand.parse(#"{"command":"pattern","pattern":"BOX"}"#, pattern: pattern)
+                == .change(.pattern(BreathPattern.presets[1], now: false)))
+        #expect(try ControlCommand.parse(#"{"command":"pattern","pattern":"5-0-5","at":"now"}"#, pattern: pattern)
+                == .change(.pattern(try BreathPattern.parse("5-0-5"), now: true)))
+        #expect(message(#"{"command":"pattern"}"#, cycles: nil)?.hasPrefix(#"pattern: "pattern" must be a preset (4-7-8, box, coherent, sigh)"#) == true)
+        #expect(message(#"{"command":"pattern","pattern":"4-7-8","at":1}"#, cycles: nil) == #"pattern: "at" must be next or now"#)
+        #expect(message(#"{"command":"pattern","pattern":"4-7-8-0.05"}"#, cycles: nil)
+                == #"pattern: the value '4-7-8-0.05' is invalid for "pattern": '0.05' s is too short for a hold-out: 0 for none, or 0.1...120 s"#)
+    }
+
+    /// The palette's steady vibration has no pattern: refused, with the id; `patterns` still answers.
+    @Test func thePaletteRefusesAPattern() throws {
+        let hub = ControlHub(inbox: ControlInbox(), pattern: pattern, strength: 1, sharpness: 0.3)
+        hub.arrowsChangeSharpness = true
+        let line = try #require(hub.handle(line: #"{"command":"pattern","pattern":"box","id":3}"#))
+        let refused = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(refused["event"] as? String == "refused" && refused["command"] as? String == "pattern" && refused["id"] as? Int == 3)
+        #expect(hub.pattern == pattern)
+        #expect(hub.handle(line: #"{"command":"patterns"}"#)?.contains(#""event":"patterns""#) == true)
     }
 
     /// docs/control.md is checked against the code: its command table names exactly the commands the

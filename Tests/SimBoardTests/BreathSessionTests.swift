@@ -23,7 +23,7 @@ import Testing
         #expect(report.dutyMismatches == 0)  // every frame the board played is one the host meant
         let applied = events.compactMap { e -> BreathChange? in if case .applied(let c, _, _, _, _) = e { return c } else { return nil } }
         #expect(applied == [.strength(0.3)])
-        let phases = events.compactMap { e -> BreathPhase? in if case .phase(let k, _, _, _, _) = e { return k } else { return nil } }
+        let phases = events.compactMap { e -> BreathPhase? in if case .phase(let k, _, _, _, _, _) = e { return k } else { return nil } }
         #expect(phases == [.inhale, .hold, .exhale])
     }
 

@@ -1,5 +1,5 @@
 // Any sequence of valid commands leaves the stream consistent: random commands (strength, sharpness, pace,
-// pause, resume, seek to any cycle of the session, finish) at random instants of short breaths, in virtual
+// pause, resume, seek to any cycle of the session, finish, a pattern at the next cycle or now) at random instants of short breaths, in virtual
 // time against a simulated board. After each run: no failsafe, no frame lost (the host's count and the
 // board's true record agree on 0), no more frames output than the session's total, motor off at the end.
 // Runs as many sequences as fit in about a minute (MOTORBREATH_PROPERTY_RUNS sets a count instead, and
@@ -18,6 +18,7 @@ import TimingBench
 struct PropertyRun {
     var seed: UInt64
     var commands: [String] = []
+    var patternChanges = 0
     var failsafeTrips = 0
     var framesLost = 0
     var trueUnderruns = 0
@@ -70,14 +71,18 @@ enum ControlProperty {
                 if made < count {
                     let cycles = live.plan.looping ? 6 : live.plan.cycles
                     let change: BreathChange
-                    switch pick(7) {
+                    switch pick(8) {
                     case 0: change = .strength(rng.unit())
                     case 1: change = .sharpness(rng.unit())
                     case 2: change = .pace(breathsPerMinute: rng.uniform(6...30))
                     case 3: change = .pause
                     case 4: change = .resume
                     case 5: change = .seek(cycle: 1 + pick(max(1, cycles)), phase: pick(pattern.phases.count))
-                    default: change = .finishAfterThisBreath
+                    case 6: change = .finishAfterThisBreath
+                    default:
+                        let to = try! BreathPattern.parse(patterns[pick(patterns.count)])
+                        change = .pattern(to, now: pick(2) == 0)
+                        out.patternChanges += 1
                     }
                     if case .pause = change { paused = true }
                     if case .resume = change { paused = false }
@@ -119,10 +124,12 @@ enum ControlProperty {
         let start = Date()
         var done = 0
         var failures: [PropertyRun] = []
+        var patternChanges = 0
         print("control property: first seed \(first)")
         while runs.map({ done < $0 }) ?? (Date().timeIntervalSince(start) < budget) {
             let r = ControlProperty.run(seed: first &+ UInt64(done))
             done += 1
+            patternChanges += r.patternChanges
             if done % 1000 == 0 { print("control property: \(done) runs, \(failures.count) failed, \(Int(Date().timeIntervalSince(start))) s") }
             if !r.ok {
                 failures.append(r)
@@ -130,7 +137,7 @@ enum ControlProperty {
                 if failures.count >= 3 { break }
             }
         }
-        print("control property: \(done) random command sequences from seed \(first) in \(String(format: "%.1f", Date().timeIntervalSince(start))) s, \(failures.count) failed")
+        print("control property: \(done) random command sequences (\(patternChanges) pattern changes) from seed \(first) in \(String(format: "%.1f", Date().timeIntervalSince(start))) s, \(failures.count) failed")
         #expect(runs != nil || done >= 10)
         #expect(failures.isEmpty, "seeds \(failures.map(\.seed)): \(failures.first.map { "\($0)" } ?? "")")
     }

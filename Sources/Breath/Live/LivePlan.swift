@@ -1,7 +1,7 @@
 // A breath that can be steered while it plays. The session is a list of pieces of breath phases placed
-// in session time; an edit (strength, sharpness, pace, pause and resume, seek, finish after this breath,
-// loop) cuts the list at the instant it takes effect and rebuilds what follows. The pieces turn into the
-// same events and curves a BreathPlan plays, from any instant on (so a renderer can pick up there).
+// in session time; an edit (strength, sharpness, pace, pattern, pause and resume, seek, finish after this
+// breath, loop) cuts the list at the instant it takes effect and rebuilds what follows. The pieces turn
+// into the same events and curves a BreathPlan plays, from any instant on (so a renderer can pick up there).
 // SPDX-License-Identifier: Apache-2.0
 
 /// One stretch of one breath phase: `seconds` of the phase's swell from level `from` to level `to`.
@@ -22,6 +22,8 @@ public struct LivePiece: Sendable, Equatable {
     public var phaseStart: Bool
     /// Seconds into its phase at which the piece starts (0 unless cut): a hold's ticks keep their rhythm.
     public var phaseOffset = 0.0
+    /// Index of its pattern in the plan's `patterns` (the pattern changes mid-session).
+    public var pattern = 0
 
     public var end: Double { start + seconds }
 
@@ -62,8 +64,11 @@ public struct LivePiece: Sendable, Equatable {
 ///     plan.resume(at: 25)
 ///     let rest = plan.haptics(from: 25)
 public struct LivePlan: Sendable {
-    /// The pattern, the options (strength and sharpness follow the edits) and the pieces in session order.
-    public let pattern: BreathPattern
+    /// The pattern placed from now on (a pattern change replaces it), the options (strength and sharpness
+    /// follow the edits) and the pieces in session order.
+    public private(set) var pattern: BreathPattern
+    /// Every pattern the session has had, in order: a piece's `pattern` indexes it.
+    public private(set) var patterns: [BreathPattern]
     public private(set) var options: BreathOptions
     public private(set) var pieces: [LivePiece] = []
     /// While paused: the pieces that were to follow, relative to the pause instant.
@@ -84,6 +89,7 @@ public struct LivePlan: Sendable {
     /// to finish.
     public init(pattern: BreathPattern, options: BreathOptions = BreathOptions(), loop: Bool = false) {
         self.pattern = pattern
+        patterns = [pattern]
         self.options = options
         looping = loop
         let plan = BreathPlan(pattern: pattern, options: options)
@@ -134,13 +140,88 @@ public struct LivePlan: Sendable {
     /// curve, the phase playing now ends as planned. Returns the boundary.
     @discardableResult
     public mutating func setPace(breathsPerMinute bpm: Double, at t: Double) -> Double {
+        let previousScale = cycleScale
         cycleScale = (60 / bpm) / pattern.cycleSeconds
+        if suspended != nil {
+            repaceSuspended(by: cycleScale / previousScale)
+            return duration
+        }
         guard let boundary = pieces.first(where: { $0.start >= t && $0.phaseStart })?.start else { return duration }
         let next = pieces.first { $0.start == boundary }!
         let remaining = pieces.filter { $0.start >= boundary && $0.phaseStart }.count
         pieces.removeAll { $0.start >= boundary }
-        place(from: boundary, cycle: next.cycle, phase: next.phaseIndex, phases: looping ? nil : remaining)
+        place(from: boundary, cycle: next.cycle, phase: next.phaseIndex, phases: looping ? nil : remaining, first: next.pattern)
         return boundary
+    }
+
+    /// A new pattern, at its own phase lengths (the pace it implies, `60 / cycleSeconds`), from the start of
+    /// the next cycle at or after `t` (paused: the next cycle the resume reaches); the session keeps its
+    /// cycle count. `now`: what plays fades out over 0.15 s from `t` and the cycle playing starts again in
+    /// the new pattern (paused: the resume starts it). Returns the session time the new pattern starts at
+    /// (nil: no next cycle, the breath ends with this one; nothing changed); paused, 0 (it waits).
+    @discardableResult
+    public mutating func setPattern(_ new: BreathPattern, at t: Double, now: Bool) -> Double? {
+        if !now && nextCycleStart(at: t) == nil { return nil }
+        patterns.append(new)
+        pattern = new
+        cycleScale = 1
+        let count = new.phases.count
+        if var rest = suspended {
+            // Paused: the pieces the resume will play, relative to the pause.
+            guard let first = rest.first else { return 0 }
+            let lastCycle = rest.last!.cycle
+            let from = now ? first : rest.first { $0.start >= 0 && $0.phaseStart && $0.phaseIndex == 0 }!
+            rest.removeAll { $0.start >= from.start }
+            rest += placed(from: from.start, cycle: from.cycle, phase: 0,
+                           phases: looping ? count : (lastCycle - from.cycle + 1) * count, first: nil)
+            suspended = rest
+            return 0
+        }
+        let lastCycle = pieces.last?.cycle ?? 1
+        if now {
+            let current = pieces.last { $0.start <= t }?.cycle ?? 1
+            _ = fadeOut(at: t)
+            let begins = t + LivePlan.fadeSeconds
+            place(from: begins, cycle: current, phase: 0, phases: looping ? nil : max(1, lastCycle - current + 1) * count)
+            return begins
+        }
+        let next = nextCycleStart(at: t)!
+        pieces.removeAll { $0.start >= next.start }
+        place(from: next.start, cycle: next.cycle, phase: 0, phases: looping ? nil : (lastCycle - next.cycle + 1) * count)
+        return next.start
+    }
+
+    /// The first cycle starting at or after `t` (paused: in what the resume will play), nil if none.
+    public func nextCycleStart(at t: Double) -> (start: Double, cycle: Int)? {
+        let first: LivePiece?
+        if let suspended {
+            first = suspended.first { $0.phaseStart && $0.phaseIndex == 0 }
+        } else {
+            first = pieces.first { $0.start >= t && $0.phaseStart && $0.phaseIndex == 0 }
+        }
+        return first.map { ($0.start, $0.cycle) }
+    }
+
+    /// Paused, a pace change: what the resume plays goes at the new pace from its first instant, the rest
+    /// of the phase the pause cut (its length times `ratio`, the new pace's to the old) included.
+    mutating func repaceSuspended(by ratio: Double) {
+        guard let rest = suspended, let first = rest.first else { return }
+        let cut = first.phaseStart ? [] : Array(rest.prefix { !$0.phaseStart })
+        var out: [LivePiece] = []
+        if var piece = cut.first {
+            piece.seconds = cut.reduce(0) { $0 + $1.seconds } * ratio
+            piece.to = cut.last!.to
+            piece.strength = cut.last!.strength
+            piece.phaseOffset *= ratio
+            out.append(piece)
+        }
+        let next = rest.dropFirst(cut.count).first
+        let phases = looping ? next.map { patterns[$0.pattern].phases.count - $0.phaseIndex } ?? 0
+                             : rest.filter(\.phaseStart).count
+        if let next, phases > 0 {
+            out += placed(from: out.last?.end ?? 0, cycle: next.cycle, phase: next.phaseIndex, phases: phases, first: next.pattern)
+        }
+        suspended = out
     }
 
     /// Pause at `t`: fade out over 0.15 s, then silence until `resume`.
@@ -252,9 +333,9 @@ public struct LivePlan: Sendable {
     /// Cycles in the plan (growing while it loops).
     public var cycles: Int { (suspended?.last ?? pieces.last)?.cycle ?? 1 }
 
-    /// Session times at which phases start, with their kind and cycle.
-    public var phaseStarts: [(time: Double, kind: BreathPhase, cycle: Int)] {
-        pieces.filter(\.phaseStart).map { ($0.start, $0.kind, $0.cycle) }
+    /// Session times at which phases start, with their kind, cycle and pattern name.
+    public var phaseStarts: [(time: Double, kind: BreathPhase, cycle: Int, pattern: String)] {
+        pieces.filter(\.phaseStart).map { ($0.start, $0.kind, $0.cycle, patterns[$0.pattern].name) }
     }
 
     // MARK: - internals
@@ -308,25 +389,34 @@ public struct LivePlan: Sendable {
     }
 
     /// Places `phases` whole phases (nil: until `extend` adds more) from pattern phase `phase` of `cycle`,
-    /// starting at `t`, at the current pace.
-    mutating func place(from t: Double, cycle: Int, phase: Int, phases count: Int?) {
+    /// starting at `t`, at the current pace; `first` (an index into `patterns`) is the pattern of that first
+    /// cycle (the rest of a cycle keeps the pattern it began in), later cycles play the current one.
+    mutating func place(from t: Double, cycle: Int, phase: Int, phases count: Int?, first: Int? = nil) {
+        pieces += placed(from: t, cycle: cycle, phase: phase, phases: count ?? pattern.phases.count, first: first)
+    }
+
+    func placed(from t: Double, cycle: Int, phase: Int, phases limit: Int, first: Int?) -> [LivePiece] {
+        var out: [LivePiece] = []
         var at = t
         var c = cycle
         var i = phase
         var placed = 0
-        let limit = count ?? pattern.phases.count
+        var index = first ?? patterns.count - 1
         while placed < limit {
-            let spec = pattern.phases[i]
+            let spec = patterns[index].phases[i]
             let seconds = spec.seconds * cycleScale
-            pieces.append(LivePiece(kind: spec.kind, cycle: c, phaseIndex: i, start: at, seconds: seconds, from: spec.from,
-                                    to: spec.to, strength: options.strength, sharpness: options.sharpness, phaseStart: true))
+            out.append(LivePiece(kind: spec.kind, cycle: c, phaseIndex: i, start: at, seconds: seconds, from: spec.from,
+                                 to: spec.to, strength: options.strength, sharpness: options.sharpness, phaseStart: true,
+                                 pattern: index))
             at += seconds
             placed += 1
             i += 1
-            if i == pattern.phases.count {
+            if i == patterns[index].phases.count {
                 i = 0
                 c += 1
+                index = patterns.count - 1
             }
         }
+        return out
     }
 }

@@ -95,4 +95,8 @@ public struct PatternError: Error, Sendable, CustomStringConvertible {
     public var text: String
     public var reason: String
     public var description: String { "bad pattern '\(text)': \(reason)" }
+
+    /// The line the command line and the control protocol both give for a bad value of `option`:
+    /// "the value '0.1-0-4' is invalid for pattern: '0.1' s is too short for an inhale: ...".
+    public func optionLine(_ option: String) -> String { "the value '\(text)' is invalid for \(option): \(reason)" }
 }
