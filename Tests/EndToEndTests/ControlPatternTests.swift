@@ -3,6 +3,7 @@
 // line (the command line's own output is the oracle); a change at the next cycle is acknowledged with the
 // tick of the new pattern's first phase, and the phase events, `state` and a later client's `prepared`
 // name the new pattern. (Its timing on the board's true clock: Tests/TimingTests/PatternChangeTests.)
+// SPDX-License-Identifier: Apache-2.0
 
 import Breath
 import Foundation

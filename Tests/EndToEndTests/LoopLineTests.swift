@@ -1,5 +1,6 @@
 // A looping breath's live line shows the loop, not the count of cycles its plan has laid out so far
 // ("cycle 1/49" was the plan's extended count): one line per phase when standard error is not a terminal.
+// SPDX-License-Identifier: Apache-2.0
 
 import Foundation
 import TestSupport

@@ -3,6 +3,7 @@
 // and plays the new phase lengths; `now` fades out and starts it within the documented latency; a change
 // at the next cycle in the last cycle is refused. Motor shaping is off, so the drive is the breath's level
 // and the phases can be read off the record: a nonzero run is an inhale or an exhale, a zero run a hold.
+// SPDX-License-Identifier: Apache-2.0
 
 import BoardAccess
 import Breath
