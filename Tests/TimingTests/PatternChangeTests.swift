@@ -84,7 +84,7 @@ struct PatternSession {
     }
 }
 
-@Suite(.timeLimit(.minutes(5))) struct PatternChangeTests {
+@Suite(.timeLimit(.minutes(10))) struct PatternChangeTests {
     @Test func atTheNextCycleTheNewPatternStartsOnTheBoundary() throws {
         // 1-1-1-1 (4 s cycles), changed during cycle 2 to 1-2-1-0.5 (4.5 s): cycles 3...5 play it.
         var s = try PatternSession(pattern: "1-1-1-1", cycles: 5)
@@ -174,7 +174,7 @@ struct PatternSession {
 
 /// A change that takes effect at a later boundary (pace, pattern at the next cycle) leaves every frame
 /// before it as an unchanged breath renders it, however far past the rendered frames the boundary lies.
-@Suite(.timeLimit(.minutes(1))) struct LaterBoundaryTests {
+@Suite(.timeLimit(.minutes(10))) struct LaterBoundaryTests {
     @Test(arguments: ["pace", "pattern"]) func framesBeforeTheBoundaryStayAsTheyWere(change: String) throws {
         var o = BreathOptions()
         o.length = .cycles(2)
@@ -193,7 +193,7 @@ struct PatternSession {
 
 
 /// A pattern change that would make the session pass 24 hours is refused, as `--cycles` of it would be.
-@Suite(.timeLimit(.minutes(1))) struct PatternLengthTests {
+@Suite(.timeLimit(.minutes(10))) struct PatternLengthTests {
     @Test func aPatternThatMakesTheSessionTooLongIsRefused() throws {
         var o = BreathOptions()
         o.length = .cycles(40_000)  // 22.2 hours of 1-0-1
