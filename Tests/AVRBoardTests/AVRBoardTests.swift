@@ -214,7 +214,10 @@ import Testing
 
         // Now: STOP while frames are playing.
         let second = try play(raw: 100)
-        usleep(300_000)
+        // 350 ms: mid-way between the PLAYED reports of frames 50 and 75 (START is 100 ms out, reports every
+        // 25 frames). At 300 ms the STOP could land while the main loop was building frame 50's report and
+        // wait for it (seen once under load: 335 µs from the firmware having it; 132 µs otherwise).
+        usleep(350_000)
         let stopSeq = try channel.send(.stop(atIndex: HostMessage.stopNow))
         let stopped = try status(stopSeq)
         #expect(stopped.state == .configured && stopped.output == 0 && stopped.nextExpected == 0)
