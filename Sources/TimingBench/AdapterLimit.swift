@@ -141,8 +141,11 @@ public enum AdapterLimit {
     /// The estimator uses the fastest trip each way only. It does not use the slowest trips, nor that on
     /// this model the host sees each reply on the adapter's grid (a model-aware estimator could learn the
     /// grids from those and do better still): the bound is ClockLimit's estimator, on this link.
+    ///
+    /// `rateKnown: false`: the same exchanges, the board's rate unknown too (RateUnknownLimit), the
+    /// estimate judged at the end of the time; only with `.knowsEachDirection`.
     public static func errorsUs(model: LinkModel, estimator: Estimator, seconds: Double, spacingMs: Double,
-                                trials: Int, seed: UInt64) -> [Double] {
+                                trials: Int, seed: UInt64, rateKnown: Bool = true) -> [Double] {
         var rng = SplitMix64(seed: seed)
         let m = Mechanics(model)
         let (minForward, minBackward) = estimator == .knowsEachDirection ? m.minimaNs : (0, 0)
@@ -152,6 +155,7 @@ public enum AdapterLimit {
         for _ in 0..<trials {
             let framePhase = rng.unit() * Mechanics.frameNs, holdPhase = rng.unit() * m.holdNs
             var fastestForward = Double.infinity, fastestBackward = Double.infinity
+            var below: [(x: Double, y: Double)] = [], above: [(x: Double, y: Double)] = []
             var slot = 0.0
             while slot < end {
                 let sent = slot + rng.unit() * Mechanics.frameNs
@@ -159,10 +163,16 @@ public enum AdapterLimit {
                 if atHost <= end {
                     fastestForward = min(fastestForward, atBoard - sent - minForward)
                     fastestBackward = min(fastestBackward, atHost - atBoard - minBackward)
+                    if !rateKnown {
+                        // The true offset is zero: the board's tick is atBoard; earliest arrival, latest leave.
+                        below.append((sent + minForward, atBoard - sent - minForward))
+                        above.append((atHost - minBackward, -(atHost - atBoard - minBackward)))
+                    }
                 }
                 slot += spacing
             }
-            errors.append(abs(fastestForward - fastestBackward) / 2 / 1000)
+            errors.append(rateKnown ? abs(fastestForward - fastestBackward) / 2 / 1000
+                                    : RateUnknownLimit.errorUs(below: below, above: above, end: end))
         }
         return errors
     }
