@@ -177,6 +177,23 @@ extension BenchmarkCommand {
         ]
     }
 
+    /// The same for an adapter model (AdapterLimit): the estimator that knows each direction's minimum delay,
+    /// and the one that assumes symmetric trips; not computed when latency or jitter is added on top.
+    func adapterLimitLines(_ model: LinkModel, _ l: LinkImpairments, syncMs: Double) -> [String] {
+        guard l.latencyNs == 0, l.jitterNs == 0 else {
+            return ["- the limit of this link: not computed (AdapterLimit models the adapter alone, not latency or jitter added to it)"]
+        }
+        func bound(_ e: AdapterLimit.Estimator) -> (p50: Double, p90: Double) {
+            let x = AdapterLimit.errorsUs(model: model, estimator: e, seconds: syncMs / 1000, spacingMs: 10, trials: 2000, seed: 1)
+            return (ClockLimit.quantile(x, 0.5), ClockLimit.quantile(x, 0.9))
+        }
+        let known = bound(.knowsEachDirection), symmetric = bound(.assumesSymmetry)
+        let minima = AdapterLimit.Mechanics(model).minimaNs
+        return [
+            "- the limit of this link (AdapterLimit: ClockLimit's fastest-trip estimator over the \(model.summary) model, CLOCK exchanges every 10 ms for the same \(fixed(syncMs, 0)) ms, the board's rate known, nothing else on the wire): knowing each direction's minimum delay, start error p50 \(fixed(known.p50, 0)) µs, p90 \(fixed(known.p90, 0)) µs; assuming symmetric trips (off by half the difference of the minima, \(fixed(abs(minima.forward - minima.backward) / 2000, 0)) µs, which round trips cannot show), p50 \(fixed(symmetric.p50, 0)) µs, p90 \(fixed(symmetric.p90, 0)) µs",
+        ]
+    }
+
     /// Which build ran the simulation: its wall times differ about tenfold.
     var buildKind: String {
         #if DEBUG
@@ -239,8 +256,7 @@ extension BenchmarkCommand {
             "- naive / motorbreath p99 schedule error: min \(ratio(q(p99Ratios, 0)))x, median \(ratio(q(p99Ratios, 0.5)))x",
         ]
         if let model = impairments.model {
-            // ClockLimit restates the symmetric latency ± jitter link only: no bound for an adapter model yet.
-            lines.append("- the limit of this link: not computed (ClockLimit models the symmetric latency ± jitter link, not the adapter model \(model.summary))")
+            lines += adapterLimitLines(model, impairments, syncMs: q(rows.map(\.syncBeforeStartMs), 0.5))
         } else {
             lines += limitLines(impairments, syncMs: q(rows.map(\.syncBeforeStartMs), 0.5))
         }
