@@ -35,6 +35,9 @@ public final class ControlHub: @unchecked Sendable {
     private var greetingLine: String?
     /// Changes sent with a client's id, waiting for the event they cause.
     private var awaiting: [(change: BreathChange, id: Any)] = []
+    /// Pattern changes the session has not yet applied or refused, with what played before each: a refused
+    /// one is taken back, so `state` never names a pattern that will not play.
+    private var unanswered: [(change: BreathChange, pattern: BreathPattern, bpm: Double)] = []
     /// What the session last showed (cycle, phase, link), for `state`.
     private var sessionState: [String: Any] = [:]
 
@@ -123,6 +126,7 @@ public final class ControlHub: @unchecked Sendable {
                 case .resume: paused = false
                 case .seek: paused = false
                 case .pattern(let p, _):
+                    unanswered.append((change, currentPattern, bpm))
                     currentPattern = p
                     bpm = 60 / p.cycleSeconds
                     greetingLine = greetingLine.map { ControlEvents.renamingPattern($0, to: p.name) }
@@ -150,6 +154,15 @@ public final class ControlHub: @unchecked Sendable {
                 if let i = awaiting.firstIndex(where: { $0.change == caused }) {
                     fields["id"] = awaiting[i].id
                     awaiting.remove(at: i)
+                }
+                if let i = unanswered.firstIndex(where: { $0.change == caused }) {
+                    let before = unanswered.remove(at: i)
+                    // Refused, and nothing asked since: the pattern playing is still the one before it.
+                    if case .refused = event, case .pattern(let p, _) = caused, currentPattern == p, unanswered.isEmpty {
+                        currentPattern = before.pattern
+                        bpm = before.bpm
+                        greetingLine = greetingLine.map { ControlEvents.renamingPattern($0, to: before.pattern.name) }
+                    }
                 }
             }
         }

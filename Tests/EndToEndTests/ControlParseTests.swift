@@ -50,6 +50,20 @@ import Testing
         #expect(hub.handle(line: #"{"command":"patterns"}"#)?.contains(#""event":"patterns""#) == true)
     }
 
+    /// A pattern change the session refuses (no next cycle, say) is taken back: `state` names the pattern
+    /// that plays, not the one asked for; one it applies stays.
+    @Test func aRefusedPatternIsTakenBack() throws {
+        let hub = ControlHub(inbox: ControlInbox(), pattern: pattern, strength: 1, sharpness: 0.3)
+        let box = BreathPattern.presets[1]
+        #expect(hub.handle(line: #"{"command":"pattern","pattern":"box"}"#) == nil)
+        #expect(hub.pattern == box)  // as last asked for, at once
+        _ = hub.line(for: .refused(change: .pattern(box, now: false), reason: "the breath ends with this cycle"), nowNs: 0)
+        #expect(hub.pattern == pattern && hub.bpm == 60 / pattern.cycleSeconds)
+        #expect(hub.handle(line: #"{"command":"pattern","pattern":"box"}"#) == nil)
+        _ = hub.line(for: .applied(change: .pattern(box, now: false), frame: 10, boardTick: 1000, latencyMs: 1, receivedNs: 0), nowNs: 0)
+        #expect(hub.pattern == box)
+    }
+
     /// docs/control.md is checked against the code: its command table names exactly the commands the
     /// parser takes, its event table exactly the events sent, and it states the line limit.
     @Test func theDocumentListsEveryCommandAndEvent() throws {
