@@ -36,6 +36,14 @@ struct PaletteCommand: ParsableCommand {
     @Option(help: "Listen on this Unix socket for commands and events (JSON lines).")
     var controlSocket: String?
 
+    @Option(help: ArgumentHelp("Permissions of the control socket, octal: 600 (the default) lets only you connect, 660 your group too, 666 everyone.", valueName: "mode"),
+            transform: SocketMode.value)
+    var controlMode: SocketMode = .ownerOnly
+
+    func validate() throws {
+        guard controlSocket != nil || controlMode == .ownerOnly else { throw ValidationError("--control-mode sets the permissions of --control-socket; give that too") }
+    }
+
     func run() throws {
         Signals.install()
         Signals.followResizes()
@@ -58,7 +66,7 @@ struct PaletteCommand: ParsableCommand {
         defer { keys?.stop() }
         var socket: ControlSocket?
         if let path = controlSocket {
-            do { socket = try ControlSocket(path: path, hub: hub) } catch { throw fail("\(error)") }
+            do { socket = try ControlSocket(path: path, hub: hub, mode: mode_t(controlMode.bits)) } catch { throw fail("\(error)") }
         }
         defer { socket?.close() }
         if keys == nil { Stderr.write("motorbreath: note: standard input is not a terminal: no keys (use --control-socket)\n") }

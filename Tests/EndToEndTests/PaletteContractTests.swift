@@ -14,11 +14,13 @@ import Testing
         let board = try SimBoardProcess()
         defer { board.kill() }
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("mb-palc-\(getpid()).sock").path
-        let host = try RunningMotorbreath(["palette", "--port", board.ptyPath, "--control-socket", path])
+        let host = try RunningMotorbreath(["palette", "--port", board.ptyPath, "--control-socket", path, "--control-mode", "660"])
         defer { if host.process.isRunning { kill(host.process.processIdentifier, SIGKILL) } }
         let client = try SocketClient(path: path)
         var events = client.events(until: { $0["event"] as? String == "prepared" }, timeout: 20)
         #expect(events.last?["event"] as? String == "prepared", "\(events)")
+        var st = stat()
+        #expect(stat(path, &st) == 0 && Int(st.st_mode) & 0o777 == 0o660)  // --control-mode, as play takes it
         #expect(events.last?["pattern"] as? String == "palette")
         client.send(#"{"command":"pace","bpm":9}"#)
         events = client.events(until: { $0["event"] as? String == "refused" }, timeout: 5)

@@ -109,6 +109,9 @@ let usageLines: [UsageLine] = [
     UsageLine("palette --simulate --port /dev/null", "motorbreath: use --simulate or --port, not both"),
     UsageLine("conform --simulate --port /dev/null", "motorbreath: use --simulate or --port, not both"),
     UsageLine("calibrate --simulate --port /dev/null", "motorbreath: use --simulate or --port, not both"),
+    // --control-mode without --control-socket, in play and the palette alike.
+    UsageLine("--simulate --control-mode 660", "motorbreath: --control-mode sets the permissions of --control-socket; give that too"),
+    UsageLine("palette --simulate --control-mode 660", "motorbreath: --control-mode sets the permissions of --control-socket; give that too"),
 ]
 
 @Suite(.timeLimit(.minutes(10))) struct UsageLineTests {
