@@ -49,8 +49,8 @@ public enum AdapterLimit {
     public static let requestBytes = 12, replyBytes = 20
 
     /// Offset errors (µs, one per trial) of the fastest-trip estimator on a link whose directions have
-    /// their own laws, each delay independent of every other: ClockLimit.errorsUs with a law per direction.
-    /// With both laws latency ± jitter it is ClockLimit.errorsUs, draw for draw (a test holds it to that).
+    /// their own laws, each delay independent of every other. ClockLimit.errorsUs is this with latency ±
+    /// jitter both ways (its published figures are held to golden values by a test).
     public static func errorsUs(forward: OneWay, backward: OneWay, estimator: Estimator, seconds: Double,
                                 spacingMs: Double, trials: Int, seed: UInt64) -> [Double] {
         var rng = SplitMix64(seed: seed)

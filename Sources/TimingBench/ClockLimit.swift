@@ -2,9 +2,6 @@
 // so the benchmark can say how far motorbreath is from the limit instead of only how far from a goal.
 // SPDX-License-Identifier: Apache-2.0
 
-import Breath
-import SimBoard
-
 /// The best start error any clock estimator could reach on a simulated link: an independent bound, so the
 /// timing benchmark can say how far motorbreath's start error is from the limit, not only from a goal.
 ///
@@ -28,31 +25,11 @@ public enum ClockLimit {
     /// share a mistake with the simulation it judges.
     public static func errorsUs(latencyNs: UInt64, jitterNs: UInt64, seconds: Double, spacingMs: Double,
                                 trials: Int, seed: UInt64) -> [Double] {
-        var rng = SplitMix64(seed: seed)
-        let latency = Double(latencyNs), jitter = Double(jitterNs)
-        let minimum = latency - jitter
-        func delay() -> Double { latency + (rng.unit() * 2 - 1) * jitter }
-        var errors: [Double] = []
-        errors.reserveCapacity(trials)
-        let end = seconds * 1e9, spacing = spacingMs * 1e6
-        for _ in 0..<trials {
-            var lastAtBoard = -Double.infinity, lastAtHost = -Double.infinity
-            var fastestForward = Double.infinity, fastestBackward = Double.infinity
-            var sent = 0.0
-            while sent < end {
-                let atBoard = max(sent + delay(), lastAtBoard)
-                lastAtBoard = atBoard
-                let atHost = max(atBoard + delay(), lastAtHost)
-                lastAtHost = atHost
-                if atHost <= end {
-                    fastestForward = min(fastestForward, atBoard - sent - minimum)
-                    fastestBackward = min(fastestBackward, atHost - atBoard - minimum)
-                }
-                sent += spacing
-            }
-            errors.append(abs(fastestForward - fastestBackward) / 2 / 1000)
-        }
-        return errors
+        // The one fastest-trip loop, with the same latency ± jitter law both ways (draw for draw what this
+        // loop was before the adapter links needed a law per direction).
+        let law = AdapterLimit.OneWay(centerNs: Double(latencyNs), halfNs: Double(jitterNs))
+        return AdapterLimit.errorsUs(forward: law, backward: law, estimator: .knowsEachDirection, seconds: seconds,
+                                     spacingMs: spacingMs, trials: trials, seed: seed)
     }
 
     /// The `p` quantile (0...1) of `values` (nearest rank; also the benchmark summary's).
