@@ -9,7 +9,8 @@ import Glibc
 /// It never replaces what it does not own: a regular file, a device node, a directory or a symlink to
 /// anything but a pseudo-terminal that no longer exists is refused with one line. A board killed with
 /// SIGKILL leaves its link behind; its pseudo-terminal vanished with it, so a board started again at the
-/// same path reclaims the link. `release()` removes the link only if it still points at `target`, so two
+/// same path reclaims the link. The kernel reuses pty numbers, so a link whose number now names a pty made
+/// after the link (another program's) is stale too: a pty's node is stamped when it is made. `release()` removes the link only if it still points at `target`, so two
 /// boards given one path never delete each other's live link.
 ///
 ///     let name = try PtyLinkName.claim("/tmp/board", for: pty.slavePath)
@@ -60,7 +61,13 @@ public struct PtyLinkName: Sendable {
             if old == target { return PtyLinkName(path: path, target: target) }  // the kernel gave us its old pty
             guard isPseudoTerminalPath(old) else { throw .foreignLink(path: path, to: old) }
             var pts = stat()
-            if lstat(old, &pts) == 0 || errno != ENOENT { throw .liveLink(path: path, to: old) }
+            if lstat(old, &pts) == 0 {
+                // Pseudo-terminal numbers are reused: a pty made after the link is not the one it was made
+                // for (the kernel stamps a pty's node when it is made; the link is made after its pty).
+                guard isLater(pts.st_ctim, than: st.st_ctim) else { throw .liveLink(path: path, to: old) }
+            } else if errno != ENOENT {
+                throw .liveLink(path: path, to: old)
+            }
             // Stale: its board is gone. A new name first, then rename over it: a host reopening the path
             // never sees it missing. Short, so any valid link name has room for it.
             let temporary = directory(of: path) + ".mb-link-\(getpid()).tmp"
@@ -81,6 +88,11 @@ public struct PtyLinkName: Sendable {
     /// Removes the link if it still names our pseudo-terminal; anything else there is left alone.
     public func release() {
         if PtyLinkName.readLink(path) == target { unlink(path) }
+    }
+
+    /// True when `a` is strictly after `b` (equal stamps, one clock tick apart or less, count as not later).
+    static func isLater(_ a: timespec, than b: timespec) -> Bool {
+        a.tv_sec != b.tv_sec ? a.tv_sec > b.tv_sec : a.tv_nsec > b.tv_nsec
     }
 
     /// True for the names the kernel gives pseudo-terminals (/dev/pts/N).
