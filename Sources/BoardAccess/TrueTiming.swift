@@ -5,6 +5,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import MotorSession
+import MotorWire
 import SimBoard
 
 /// Judges every frame a simulated board plays, as it plays, against the board's true clock at the frame's
@@ -22,9 +23,16 @@ public final class TrueTiming: PlayObserver, @unchecked Sendable {
     /// Frames of the breath the board output (the stop after its end not counted).
     public private(set) var framesPlayed = 0
     /// Frames output as 0 where the host meant something else (their data was late).
-    public private(set) var underruns = 0
+    public var underruns: Int { committedUnderruns + unresolved.values.filter { $0.played == 0 }.count }
     /// Frames output with a duty the host never meant for them.
-    public private(set) var wrongDuties = 0
+    public var wrongDuties: Int { committedWrong + unresolved.values.filter { $0.played != 0 }.count }
+    /// Frames that played the value the host had sent for them before a live change, because the change's
+    /// REPLACE reached the board after it had output them (the board's next frame to play said so).
+    public private(set) var supersededFrames = 0
+    private var committedUnderruns = 0
+    private var committedWrong = 0
+    /// Frames whose output differed from what the host means for them now, not yet explained.
+    private var unresolved: [Key: (played: UInt16, meant: UInt16)] = [:]
     /// |first frame's output - its true intended tick|, µs.
     public private(set) var startErrorUs = 0.0
     /// From the host's first CLOCK request to the first frame's intended time, ms: how long the clock
@@ -69,9 +77,51 @@ public final class TrueTiming: PlayObserver, @unchecked Sendable {
             tailCount += 1
         }
         if let meant = expected?.frames(from: i, count: 1).first, p.raw != meant {
-            if p.raw == 0 { underruns += 1 } else { wrongDuties += 1 }
+            // The host may already mean a new value a REPLACE is carrying to the board: held until the
+            // board says whether it came too late for this frame (then the frame played what it had).
+            unresolved[Key(boot: p.boot, index: p.index)] = (p.raw, meant)
+            if unresolved.count > 4096 { settle() }
         }
     }
+
+    /// A REPLACE reached the board (``PlayObserver``): its values for frames the board had output by then
+    /// came too late, and a frame held as a mismatch that played before its new value arrived is explained.
+    public func replaceArrived(boot: Int, block: FramesBlock, nextPlay: UInt32, tick: UInt64) {
+        if boot < world.clockHistory.count {
+            replaceArrivals.append(ReplaceArrival(boot: boot, firstIndex: block.firstIndex, count: block.values.count,
+                                                  nextPlay: nextPlay, hostNs: world.clockHistory[boot].hostNs(atTick: tick)))
+            if replaceArrivals.count > 100_000 { replaceArrivals.removeFirst(50_000) }
+        }
+        for k in 0..<block.values.count where indexDistance(block.firstIndex &+ UInt32(k), nextPlay) < 0 {
+            let key = Key(boot: boot, index: block.firstIndex &+ UInt32(k))
+            guard let held = unresolved[key], held.meant == block.values[k] else { continue }
+            unresolved[key] = nil
+            supersededFrames += 1
+        }
+    }
+
+    /// One REPLACE as the board got it: when (host ns, through the board's true clock) and its next frame
+    /// to play then (the first frame its values could still change).
+    public struct ReplaceArrival: Sendable {
+        public var boot: Int
+        public var firstIndex: UInt32
+        public var count: Int
+        public var nextPlay: UInt32
+        public var hostNs: UInt64
+    }
+
+    /// Every REPLACE the board got (the latest 100,000), in order.
+    public private(set) var replaceArrivals: [ReplaceArrival] = []
+
+    /// Judges every held mismatch that no late REPLACE explained.
+    private func settle() {
+        for (_, held) in unresolved {
+            if held.played == 0 { committedUnderruns += 1 } else { committedWrong += 1 }
+        }
+        unresolved.removeAll()
+    }
+
+    private struct Key: Hashable { var boot: Int; var index: UInt32 }
 
     /// |output - true intended tick| over every frame, µs.
     public var scheduleErrorUs: Percentiles { errors.percentiles }

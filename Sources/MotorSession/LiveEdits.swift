@@ -1,6 +1,6 @@
 // The live-edit part of a `Player`: changes waiting for the board's proof that they reached the motor,
-// events held until the board's clock passes their tick, and what the board's output lead and the
-// re-rendering time leave changeable.
+// events held until the board's clock passes their tick, the REPLACE messages waiting for the board's
+// answer, and the board's output lead and the re-rendering time.
 // SPDX-License-Identifier: Apache-2.0
 
 /// The state of a breath's live changes and the events they and its phases give.
@@ -11,11 +11,13 @@ struct LiveEdits {
     var lastPhaseEventFrame = -1
     /// How many frames ahead of their tick the board hands them to its output (seen in its STATUS).
     var boardLeadFrames = 0
-    /// How long re-rendering for a change took lately (a running mean).
-    var applyNs: UInt64 = 20_000_000
-
-    /// Frames the board moves on while a change is re-rendered (half again the recent mean, plus one).
-    func renderFrames(rate: Int) -> Int { Int(applyNs * 3 / 2 * UInt64(rate) / 1_000_000_000) + 1 }
+    /// How long re-rendering for a change took lately (a running mean; about 1 ms in a debug build, 0.1 ms
+    /// in a release build, for a breath at 250 Hz).
+    var applyNs: UInt64 = 1_000_000
+    /// REPLACE messages of live changes waiting for the board's answer, and what their frames played.
+    var superseded = SupersededFrames()
+    /// The id the next live change gets (its REPLACE blocks carry it).
+    var nextChangeID = 0
 
     /// Re-rendering for a change took `ns`.
     mutating func noteApply(ns: UInt64) { applyNs = (applyNs + ns) / 2 }

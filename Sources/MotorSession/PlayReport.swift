@@ -9,6 +9,10 @@ public struct PlayReport: Sendable, Codable {
     public var retransmits = 0
     /// Frames sent again as REPLACE because the breath changed while they were buffered.
     public var replaced = 0
+    /// Of those, frames the board had output before their REPLACE arrived: they played what was sent for them
+    /// before, and the change took effect from the next frame (a live change is sent from the first frame the
+    /// board may not yet have output, so a few arrive too late by design). Not counted in `lateArrivals`.
+    public var replacedTooLate = 0
     /// Frames the board reported as output (PLAYED), underrun slots included.
     public var framesPlayed = 0
     /// Frames of the host's schedule the motor did not play as scheduled, over the whole session and
@@ -68,7 +72,7 @@ public struct PlayReport: Sendable, Codable {
     public init() {}
 
     enum CodingKeys: String, CodingKey {
-        case framesTotal = "frames_total", framesSent = "frames_sent", retransmits, replaced
+        case framesTotal = "frames_total", framesSent = "frames_sent", retransmits, replaced, replacedTooLate = "replaced_too_late"
         case framesPlayed = "frames_played", framesLost = "frames_lost", underruns, lateArrivals = "late_arrivals", playedLate = "played_late"
         case dutyMismatches = "duty_mismatches", wrongDuties = "wrong_duties", outOfOrder = "out_of_order", unreported, naks
         case crcErrors = "crc_errors", hostRxErrors = "host_rx_errors", reconnects, reconnectReasons = "reconnect_reasons", failsafeTrips = "failsafe_trips"

@@ -1,6 +1,7 @@
-// Changes to a breath while it plays: each is made from the first frame the board has not yet output
-// (by the time the change can reach it), the frames already sent from there are replaced on the board
-// (REPLACE), and the event of its arrival at the motor is reported from the board's own PLAYED evidence.
+// Changes to a breath while it plays: each is made from the first frame the board may not yet have output
+// when the fastest message could reach it, the frames already sent from there are replaced on the board
+// (REPLACE), the board's answer says from which frame they took effect (the first it had not output when
+// they arrived), and the event of its arrival at the motor is reported from the board's PLAYED evidence.
 // SPDX-License-Identifier: Apache-2.0
 
 import Breath
@@ -9,8 +10,12 @@ import MotorWire
 /// A change waiting for the board's proof that it reached the motor.
 struct PendingEffect {
     var change: BreathChange
+    /// The first frame with the change (once the board's answer to its REPLACE says which).
     var frame: Int
     var receivedNs: UInt64
+    var id = 0
+    /// Its REPLACE messages are not answered yet: `frame` is where they begin, not yet where they took effect.
+    var awaitingBoard = false
 }
 
 extension Player {
@@ -28,9 +33,16 @@ extension Player {
             }
             let replace = prepared.info.capabilities & Info.capReplace != 0
             // Without REPLACE the frames already sent play as they are: change only what is not yet sent.
-            // Re-rendering takes time too (a debug build: tens of ms): the board moves on meanwhile.
-            let renderFrames = edits.renderFrames(rate: rate)
-            let k = replace ? max(firstChangeableFrame + renderFrames, stream.window.playedThrough) : stream.window.highestSent
+            // A seek, a finish, a pace or a pattern moves the breath's end or its phases: it starts where its
+            // REPLACE surely arrives in time (the stream's STOP and phase events follow from it). Strength,
+            // sharpness, pause and resume start from the first frame the board may not yet have output.
+            let sure: Bool
+            switch change {
+            case .strength, .sharpness, .pause, .resume: sure = false
+            default: sure = true
+            }
+            let k = replace ? max(sure ? surelyChangeableFrame : firstChangeableFrame, stream.window.playedThrough)
+                : stream.window.highestSent
             // The board has output (or will before this arrives) the breath's last frame: nothing to change.
             if k >= stream.total {
                 onEvent?(.refused(change: change, reason: "the breath has ended: nothing is left to change"))
@@ -41,14 +53,33 @@ extension Player {
                 onEvent?(.refused(change: change, reason: reason))
                 continue
             }
+            // What the board holds for the frames a REPLACE may reach too late: they play these values.
+            let sentEnd = stream.window.highestSent
+            let held = replace && k < sentEnd ? live.frames(from: k, count: sentEnd - k) : []
+            let id = edits.nextChangeID
+            edits.nextChangeID += 1
             let first = live.apply(change, fromFrame: k)
             edits.noteApply(ns: elapsed(now, since: started))
             stream.total = live.frameCount
-            if replace && first < stream.window.highestSent {
-                var at = first
-                while at < min(stream.window.highestSent, stream.total) {
-                    let n = try sendBlock(from: at, count: min(line.framesPerMessage, stream.window.highestSent - at), replacing: true)
-                    guard n > 0 else { break }
+            var replacing = false
+            // Only messages that may arrive too late wait for their answer: those from before the frame a
+            // message surely reaches in time. (A burst of answers can overflow the board's outbox, which
+            // drops the newest: the first messages' answers, the ones that matter, are kept.)
+            let atRisk = replace ? surelyChangeableFrame : 0
+            if replace && first < sentEnd {
+                // Short messages first: the board can take a REPLACE only once its last byte is in, and a
+                // full one takes 20 ms of UART at 115200 baud. 8 frames, then twice as many each time: each
+                // message is in before the frames of the ones before it have played.
+                var at = first, size = 8
+                while at < min(sentEnd, stream.total) {
+                    let count = min(size, line.framesPerMessage, sentEnd - at)
+                    size *= 2
+                    guard let (n, seq) = try sendMessage(from: at, count: count, replacing: true) else { break }
+                    let old = at - k + n <= held.count ? Array(held[(at - k)..<(at - k + n)]) : []
+                    if old.count == n && at < atRisk {
+                        edits.superseded.sent(seq: seq, first: at, old: old, change: id)
+                        replacing = true
+                    }
                     stream.replaced += n
                     at += n
                 }
@@ -60,20 +91,43 @@ extension Player {
                 stream.end.stopSeq = try channel.send(.stop(atIndex: wire(stream.total)))
                 stream.end.stopSentNs = now
             }
-            edits.pendingEffects.append(PendingEffect(change: change, frame: first, receivedNs: received))
+            edits.pendingEffects.append(PendingEffect(change: change, frame: first, receivedNs: received, id: id,
+                                                      awaitingBoard: replacing))
         }
     }
 
-    /// The first frame a change can still reach: the one the board will be about to output when a message
-    /// sent now arrives. The slowest recent round trip bounds the one-way delay (a frame replaced after the
-    /// board output it would leave it playing a value the host no longer means), plus the board's own
-    /// output lead, plus two frames and 3 ms of margin.
+    /// The board answered a REPLACE: its values took effect from the first frame it had not output when the
+    /// message arrived. A change's effect begins at the first frame one of its messages reached in time.
+    func noteReplaceAnswer(_ s: Status) {
+        for a in edits.superseded.answered(seq: s.ackSeq, nextPlay: stream.wireBase + Int(s.nextPlay)) {
+            guard let e = edits.pendingEffects.firstIndex(where: { $0.id == a.change && $0.awaitingBoard }) else { continue }
+            edits.pendingEffects[e].frame = a.from
+            // A block the board had output whole before it arrived: the change begins with a later block.
+            let more = edits.superseded.waiting.contains { $0.change == a.change }
+            if a.from < a.end || !more { edits.pendingEffects[e].awaitingBoard = false }
+        }
+    }
+
+    /// The first frame a change may still reach: the one the board will be about to output when a message
+    /// sent once the change is rendered arrives by the fastest recent trip (half the fastest round trip,
+    /// rounded down), past the board's own output lead. A guess that is early costs nothing but bytes: the
+    /// board drops a replacement for a frame it has output, and its answer says where the change took
+    /// effect. A late guess would delay the change, so nothing is added for a slow or jittery link.
     var firstChangeableFrame: Int {
-        let t = now
+        let t = now &+ edits.applyNs
+        let playing = timing.playing(at: t, before: stream.wireBase)
+        let fastest = timing.sync.tracker.samples.suffix(50).map(\.rttNs).min() ?? 0
+        let transit = Int(fastest / 2 * UInt64(rate) / 1_000_000_000)
+        return max(stream.wireBase, playing + transit + edits.boardLeadFrames + 1)
+    }
+
+    /// The first frame a message sent now surely reaches in time: the slowest recent round trip bounds the
+    /// one-way delay, plus the board's output lead, plus two frames and 3 ms of margin.
+    var surelyChangeableFrame: Int {
+        let t = now &+ edits.applyNs
         let playing = timing.playing(at: t, before: stream.wireBase)
         let slowest = timing.sync.tracker.samples.suffix(50).map(\.rttNs).max() ?? 20_000_000
-        let transitNs = slowest / 2 + 3_000_000
-        let transit = Int((transitNs * UInt64(rate) + 999_999_999) / 1_000_000_000)
+        let transit = Int(((slowest / 2 + 3_000_000) * UInt64(rate) + 999_999_999) / 1_000_000_000)
         return max(stream.wireBase, playing + transit + edits.boardLeadFrames + 2)
     }
 
@@ -121,7 +175,7 @@ extension Player {
         }
         var applied: [SessionEvent] = []  // held after the removal: holding one changes `edits` too
         edits.pendingEffects.removeAll { e in
-            guard e.frame < end else { return false }
+            guard !e.awaitingBoard, e.frame < end else { return false }
             let i = max(e.frame, first)
             let at = hostNs(tick(i))
             applied.append(.applied(change: e.change, frame: i, boardTick: tick(i),

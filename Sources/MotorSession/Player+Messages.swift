@@ -41,6 +41,7 @@ extension Player {
         line.health.board = s
         if s.state == .armed || s.state == .playing { noteLead(s) }
         evidence.status(s, wireBase: stream.wireBase, hostBadCRC: Int(channel.rxErrors.badCRC))
+        if s.ackSeq != 0 || !edits.superseded.waiting.isEmpty { noteReplaceAnswer(s) }
         if s.state == .failsafe {
             evidence.failsafeTrips += 1
             throw .boardLost("the board's failsafe fired (it heard nothing for \(prepared.config.failsafeMs) ms) and turned the motor off")
@@ -67,7 +68,10 @@ extension Player {
     private func noteLead(_ s: Status) {
         guard s.state == .playing, let tb = timing.timebase, s.tick >= tb.anchorTick, tb.periodQ32 > 0 else { return }
         let d = s.tick - tb.anchorTick
-        let dueNow = Int(tb.anchorIndex) + Int(tb.periodQ32.dividingFullWidth((high: d >> 32, low: d << 32)).quotient)
+        var dueNow = Int(tb.anchorIndex) + Int(tb.periodQ32.dividingFullWidth((high: d >> 32, low: d << 32)).quotient)
+        // The division inverts the timebase's rounding down only to within one frame: at a frame's own tick
+        // it can name the frame before, which would read as a lead of one frame that is not there.
+        if tb.due(UInt32(truncatingIfNeeded: dueNow + 1)) <= s.tick { dueNow += 1 }
         edits.boardLeadFrames = min(rate / 2, max(edits.boardLeadFrames, Int(s.nextPlay) - dueNow - 1))
     }
 
@@ -79,7 +83,9 @@ extension Player {
             evidence.startErrorUs = evidence.ticksToUs(Int64(p.firstTick) - Int64(timing.timebase?.due(0) ?? p.firstTick))
         }
         let count = max(0, min(Int(p.count), stream.total - first))
-        let expected = stream.source?.frames(from: first, count: Int(p.count)) ?? []
+        var expected = stream.source?.frames(from: first, count: Int(p.count)) ?? []
+        edits.superseded.patch(&expected, first: first)  // frames a live change's REPLACE reached too late
+        edits.superseded.forget(before: first)
         evidence.played(p, first: first, count: count, playedThrough: stream.window.playedThrough, expected: expected)
         evidence.lastPlayedNs = now
         stream.window.playedThrough = max(stream.window.playedThrough, first + count)

@@ -30,6 +30,8 @@ extension Player {
         let lostAt = evidence.lastPlayedNs
         var lastError = error.description
         evidence.endStream()
+        edits.superseded.restart()  // a REPLACE on its way will not be answered: its change begins where it was sent
+        for i in edits.pendingEffects.indices { edits.pendingEffects[i].awaitingBoard = false }
         for attempt in 1...max(1, options.reconnectAttempts) {
             recovery.state = "reconnecting (attempt \(attempt)/\(options.reconnectAttempts)): \(lastError)"
             var live = liveStatus(at: now)

@@ -37,7 +37,10 @@ extension Player {
         r.framesPlayed = outcome.closing == nil ? evidence.framesPlayed : min(evidence.framesPlayed, stream.total)
         r.framesLost = evidence.framesLost
         r.underruns = evidence.counters.underruns
-        r.lateArrivals = evidence.counters.lateFrames
+        // The board counts a replaced value that came after its frame was output as a late frame; it was
+        // not late data (the frame played what the host had sent for it), so it is counted apart.
+        r.replacedTooLate = edits.superseded.tooLate
+        r.lateArrivals = max(0, evidence.counters.lateFrames - edits.superseded.tooLate)
         r.playedLate = evidence.playedLate
         r.dutyMismatches = evidence.dutyMismatches
         r.wrongDuties = evidence.dutyCheck.wrong

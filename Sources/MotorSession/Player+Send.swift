@@ -20,18 +20,23 @@ extension Player {
     /// With `replacing`, as REPLACE: the board overwrites those frames if it has not output them yet.
     @discardableResult
     func sendBlock(from index: Int, count: Int, replacing: Bool = false) throws(SessionError) -> Int {
+        try sendMessage(from: index, count: count, replacing: replacing)?.count ?? 0
+    }
+
+    /// `sendBlock`, with the message's sequence number (nil: nothing to send).
+    func sendMessage(from index: Int, count: Int, replacing: Bool) throws(SessionError) -> (count: Int, seq: UInt8)? {
         let format = prepared.config.dutyFormat
         let n = stream.blockSize(from: index, count: count, maxPerMessage: format.maxPerMessage)
-        guard n > 0, let source = stream.source else { return 0 }
+        guard n > 0, let source = stream.source else { return nil }
         var block = FramesBlock(firstIndex: wire(index), format: format)
         for v in source.frames(from: index, count: n) { block.values.append(v) }
         // Frames sent before go again as REPLACE where the board takes it: the breath may have changed since
         // (a repair must not leave the board with the old values).
         let replace = replacing || (index < stream.window.highestSent && prepared.info.capabilities & Info.capReplace != 0)
-        try channel.send(replace ? .replace(block) : .frames(block))
+        let seq = try channel.send(replace ? .replace(block) : .frames(block))
         stream.window.noteSent(from: index, count: n, at: now)
         stream.framesSent += n
-        return n
+        return (n, seq)
     }
 
     /// Sends frames up to `limit` (exclusive), never more than the board's window past its last ACK.

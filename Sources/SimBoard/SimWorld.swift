@@ -22,6 +22,13 @@ public struct PlayRecord: Sendable {
 /// keeping its frames). Called on the thread that moves the simulated world (the host's reads).
 public protocol PlayObserver: AnyObject {
     func played(_ record: PlayRecord)
+    /// A REPLACE reached the board at `tick`, when its next frame to play was `nextPlay`: the values for
+    /// frames before it came after the board had output them (the board keeps what it played).
+    func replaceArrived(boot: Int, block: FramesBlock, nextPlay: UInt32, tick: UInt64)
+}
+
+extension PlayObserver {
+    public func replaceArrived(boot: Int, block: FramesBlock, nextPlay: UInt32, tick: UInt64) {}
 }
 
 /// The simulated board's port: drive changes (for the motor model) and every played frame (for timing).
@@ -97,6 +104,8 @@ public final class SimWorld: @unchecked Sendable {
     private var unpluggedUntil: UInt64?
     private var bootloaderUntil: UInt64?
     private var previousPlays: [PlayRecord] = []
+    /// Reads the host's messages as the board gets them (for the play observer: see `deliver`).
+    private var watch = FrameDecoder()
     /// When the board was last serviced (real-time pacing batches its own wakes, see `boardWakeBatched`).
     private var lastServiceNs: UInt64 = 0
     /// Passes of the virtual-time simulation in a row that let no time pass. A host polling without a
@@ -217,6 +226,7 @@ public final class SimWorld: @unchecked Sendable {
     }
 
     private func bootBoard() {
+        watch.reset()
         board.boot(now: clock.ticks(atHostNs: now))
         drainBoard()
     }
@@ -298,7 +308,7 @@ public final class SimWorld: @unchecked Sendable {
         while let first = toBoard.first, first.at <= now {
             toBoard.removeFirst()
             for b in first.bytes {
-                if kind == .naive { naiveLog.append((tick, b)) } else { board.receive(b, now: tick) }
+                if kind == .naive { naiveLog.append((tick, b)) } else { deliver(b, at: tick) }
             }
         }
         guard kind == .motorbreath else { return }
@@ -310,6 +320,17 @@ public final class SimWorld: @unchecked Sendable {
             drainBoard()
             rounds += 1
         } while board.nextWake(now: t) <= t && rounds < 256
+    }
+
+    /// Hands one byte to the board. With a play observer, a REPLACE the byte completes is read here too
+    /// (its own decoder, beside the board's) and told to the observer with the board's next frame to play.
+    private func deliver(_ b: UInt8, at tick: UInt64) {
+        guard let observer = board.port.observer else { return board.receive(b, now: tick) }
+        if case .packet(let p)? = watch.push(b), p.type == MessageType.replace.rawValue,
+           case .replace(let block)? = try? HostMessage(p) {
+            observer.replaceArrived(boot: board.port.boot, block: block, nextPlay: board.nextPlay, tick: tick)
+        }
+        board.receive(b, now: tick)
     }
 
     private func drainBoard() {

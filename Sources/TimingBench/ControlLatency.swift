@@ -25,14 +25,25 @@ public struct ControlLatencyResult: Sendable, Codable {
     public var trueMs = Percentiles()
     /// Frames the board output with a value the host did not mean at the time (goal 0).
     public var wrongDuties = 0
-    /// Frames replaced too late (the board had output them already): late_frames on the board.
+    /// Frames whose replacement reached the board after it had output them (they played what was sent for
+    /// them before; the change took effect from the next frame), by the board's answers to the REPLACEs.
     public var replacedTooLate = 0
     /// Frames the host replaced on the board after a change.
     public var framesReplaced = 0
+    /// From the change's arrival at the host to the arrival at the board of the REPLACE that carried its first
+    /// changed frame, on the simulated board's true clock, ms: the link's one-way delay as the change met it.
+    public var messageMs = Percentiles()
+    /// From that REPLACE's arrival at the board to the output of the change's first frame, ms (at most one
+    /// frame period, plus the board's output lead, when the change took the first frame it could).
+    public var afterArrivalMs = Percentiles()
+    /// Changes whose first changed frame was not the board's next frame to play when their REPLACE arrived
+    /// (the first it had not output): by the board's own state, not the host's answer. Goal 0.
+    public var notFromBoardsNext = 0
 
     enum CodingKeys: String, CodingKey {
         case changes, reportedMs = "reported_ms", trueMs = "true_ms", wrongDuties = "wrong_duties"
         case replacedTooLate = "replaced_too_late", framesReplaced = "frames_replaced"
+        case messageMs = "message_ms", afterArrivalMs = "after_arrival_ms", notFromBoardsNext = "not_from_boards_next"
     }
 }
 
@@ -101,18 +112,30 @@ public enum ControlLatency {
         result.changes = applied.count
         result.reportedMs = Percentiles(applied.map(\.reportedMs))
         result.framesReplaced = report.replaced
-        result.replacedTooLate = report.lateArrivals
+        result.replacedTooLate = report.replacedTooLate
         if let world, let truth {
             // The true output time of each change's first frame, from the board's record on its true clock.
             let plays = world.plays
-            var trueMs: [Double] = []
+            var trueMs: [Double] = [], messageMs: [Double] = [], afterMs: [Double] = []
             for a in applied {
                 guard let p = plays.first(where: { $0.boot < player.wireBases.count && player.wireBases[$0.boot] + Int($0.index) == a.frame })
                 else { continue }
                 let outputNs = world.clockHistory[p.boot].hostNs(atTick: p.tick)
                 trueMs.append((Double(outputNs) - Double(a.receivedNs)) / 1e6)
+                // The REPLACE that carried the first changed frame, as the board got it (after the change came).
+                let carrier = truth.replaceArrivals.first {
+                    $0.boot == p.boot && $0.hostNs >= a.receivedNs && indexDistance(p.index, $0.firstIndex) >= 0
+                        && Int(indexDistance(p.index, $0.firstIndex)) < $0.count
+                }
+                guard let carrier else { continue }  // a change past what was sent: plain FRAMES carried it
+                messageMs.append((Double(carrier.hostNs) - Double(a.receivedNs)) / 1e6)
+                afterMs.append((Double(outputNs) - Double(carrier.hostNs)) / 1e6)
+                let boardsNext = indexDistance(carrier.nextPlay, carrier.firstIndex) > 0 ? carrier.nextPlay : carrier.firstIndex
+                if boardsNext != p.index { result.notFromBoardsNext += 1 }
             }
             result.trueMs = Percentiles(trueMs)
+            result.messageMs = Percentiles(messageMs)
+            result.afterArrivalMs = Percentiles(afterMs)
             result.wrongDuties = truth.wrongDuties
         }
         return result

@@ -61,7 +61,11 @@ struct LatencyCommand: ParsableCommand {
         if json { return try printJSON(result) }
         func row(_ p: Percentiles) -> String { String(format: "p50 %.1f ms, p99 %.1f ms, max %.1f ms (%d changes)", p.p50, p.p99, p.max, p.count) }
         print("change to motor, as the host reports it: \(row(result.reportedMs))")
-        if world != nil { print("change to motor, on the board's true clock: \(row(result.trueMs))") }
-        print("frames replaced \(result.framesReplaced), replaced too late \(result.replacedTooLate), wrong duties \(result.wrongDuties)")
+        if world != nil {
+            print("change to motor, on the board's true clock: \(row(result.trueMs))")
+            print("change to its message at the board: \(row(result.messageMs)); message to motor: \(row(result.afterArrivalMs))")
+            print("changes not taking the board's next frame when their message arrived: \(result.notFromBoardsNext)")
+        }
+        print("frames replaced \(result.framesReplaced), replaced after the board had played them \(result.replacedTooLate), wrong duties \(result.wrongDuties)")
     }
 }

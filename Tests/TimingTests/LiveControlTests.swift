@@ -1,6 +1,7 @@
-// Steering a breath in virtual time over a 16 +- 8 ms link: every change reaches the motor, the host's own
-// latency figure agrees with the board's true clock, nothing is replaced too late, and no frame plays a
-// value the host did not mean.
+// Steering a breath in virtual time over each link: every change takes effect from the first frame the board
+// had not output when its REPLACE arrived (the board's own state, not the host's answer), reaches the motor
+// within one frame of that arrival, the host's own latency figure agrees with the board's true clock, and no
+// frame plays a value the host did not mean (frames a replacement came too late for play what they had).
 // SPDX-License-Identifier: Apache-2.0
 
 import MotorSession
@@ -9,20 +10,31 @@ import Testing
 import TimingBench
 
 @Suite(.timeLimit(.minutes(10))) struct LiveControlTests {
-    @Test func changesReachTheMotorWithinAFewFramesOfARoundTrip() throws {
-        let world = SimWorld(impairments: try LinkImpairments.parse("latency=16ms,jitter=8ms,drift=500ppm"), pacing: .virtual, seed: 7)
+    /// Each link, and for the two plain ones the slowest one-way trip their parameters allow (ms).
+    static let links: [(String, Double?)] = [
+        ("latency=16ms,jitter=8ms,drift=500ppm", 24), ("latency=1ms,jitter=0.5ms", 1.5),
+        ("ftdi", nil), ("ftdi-1ms", nil), ("ch340", nil), ("cp2102", nil), ("cdc", nil),
+    ]
+
+    @Test(arguments: links) func aChangeReachesTheMotorOneFrameAfterItsMessage(_ link: (String, Double?)) throws {
+        let world = SimWorld(impairments: try LinkImpairments.parse(link.0), pacing: .virtual, seed: 7)
         let channel = BoardChannel(link: world.hostLink, clock: world.hostClock)
         var o = SessionOptions()
         o.allowReverse = true
-        let r = try ControlLatency.run(channel: channel, prepared: try channel.prepare(options: o), world: world, count: 24, seed: 7)
-        print("control latency (virtual time): reported p50 \(r.reportedMs.p50) p99 \(r.reportedMs.p99) ms, true p50 \(r.trueMs.p50) p99 \(r.trueMs.p99) max \(r.trueMs.max) ms")
-        #expect(r.changes == 18)  // 24 changes, 6 of them pace (they wait for a phase boundary by design)
-        #expect(r.trueMs.count == 18)
-        #expect(r.wrongDuties == 0 && r.replacedTooLate == 0)
+        let r = try ControlLatency.run(channel: channel, prepared: try channel.prepare(options: o), world: world, count: 40, seed: 7)
+        print("control latency over \(link.0): true p50 \(r.trueMs.p50) p99 \(r.trueMs.p99) ms; message p99 \(r.messageMs.p99) ms, message to motor max \(r.afterArrivalMs.max) ms; \(r.replacedTooLate) frames replaced too late")
+        #expect(r.changes == 30)  // 40 changes, 10 of them pace (they wait for a phase boundary by design)
+        #expect(r.trueMs.count == 30 && r.messageMs.count == 30)
+        #expect(r.wrongDuties == 0)
         #expect(r.framesReplaced > 0)
+        // The board's own state when each REPLACE arrived: the change took its next frame, no later.
+        #expect(r.notFromBoardsNext == 0)
+        // Then the motor had it within one frame period (250 Hz: 4 ms; the simulated board has no output lead).
+        #expect(r.afterArrivalMs.max <= 4.001)
+        #expect(r.trueMs.p99 <= r.messageMs.p99 + 4 + 1)
+        // On a plain link, within the slowest trip its parameters allow, plus a frame and 1 ms.
+        if let slowest = link.1 { #expect(r.trueMs.p99 <= slowest + 4 + 1) }
         // The host's own figure (the board's tick through its clock estimate) is the truth within a ms.
         #expect(abs(r.reportedMs.p50 - r.trueMs.p50) < 1 && abs(r.reportedMs.max - r.trueMs.max) < 1)
-        // A round trip is 32 +- 16 ms here; a change lands a few frames after the slowest one-way trip.
-        #expect(r.trueMs.p50 < 50 && r.trueMs.max < 100)
     }
 }

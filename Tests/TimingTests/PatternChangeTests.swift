@@ -151,12 +151,21 @@ struct PatternSession {
         for c in stride(from: i, to: i + 6, by: 2) {
             #expect(abs(s.seconds(runs[c].last, runs[c + 1].first) - 0.5) <= 0.015, "hold")
             #expect(abs(s.seconds(runs[c + 1].first, runs[c + 1].last) - 1) <= 0.025, "exhale")
-            if c < i + 4 { #expect(abs(s.seconds(runs[c].last, runs[c + 2].last) - 5) < 0.005, "cycle") }
+            // The first cycle after the splice may end a frame early: its frames were rendered from the first
+            // frame the change could reach by the fastest trip, and the board took them from a later one.
+            let slack = c == i ? 0.0105 : 0.005
+            if c < i + 4 { #expect(abs(s.seconds(runs[c].last, runs[c + 2].last) - 5) < slack, "cycle \(c)") }
         }
         let applied = s.events.compactMap { e -> UInt64? in if case .applied(.pattern, _, let tick, _, _) = e { tick } else { nil } }
         #expect(applied.count == 1)
-        // The applied tick is where the fade began: 0.15 s before the new inhale.
-        if let tick = applied.first { #expect(abs(s.seconds(tick, began) - LivePlan.fadeSeconds) < 0.005) }
+        // The applied tick is where the change reached the motor: the fade was rendered from the first frame
+        // the change could reach by the fastest trip (0.15 s before the new inhale), and the board took it
+        // from the first frame it had not output when the REPLACE arrived: later by up to the link's spread
+        // of one-way delays (16 ms here), so up to 2 frames of the fade played as they were.
+        if let tick = applied.first {
+            let fadePlayed = s.seconds(tick, began)
+            #expect(fadePlayed <= LivePlan.fadeSeconds + 0.005 && fadePlayed > LivePlan.fadeSeconds - 0.03, "fade \(fadePlayed) s")
+        }
         let named = s.events.compactMap { e -> (Int, String)? in if case .phase(_, let c, let p, _, _, _) = e { (c, p) } else { nil } }
         #expect(named.filter { $0.1 == new.name }.map(\.0) == [2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4], "\(named)")
     }
