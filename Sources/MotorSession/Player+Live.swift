@@ -77,7 +77,7 @@ extension Player {
                     guard let (n, seq) = try sendMessage(from: at, count: count, replacing: true) else { break }
                     let old = at - k + n <= held.count ? Array(held[(at - k)..<(at - k + n)]) : []
                     if old.count == n && at < atRisk {
-                        edits.superseded.sent(seq: seq, first: at, old: old, change: id)
+                        edits.superseded.sent(seq: seq, first: at, old: old, change: id, now: now)
                         replacing = true
                     }
                     stream.replaced += n
@@ -99,7 +99,11 @@ extension Player {
     /// The board answered a REPLACE: its values took effect from the first frame it had not output when the
     /// message arrived. A change's effect begins at the first frame one of its messages reached in time.
     func noteReplaceAnswer(_ s: Status) {
-        for a in edits.superseded.answered(seq: s.ackSeq, nextPlay: stream.wireBase + Int(s.nextPlay)) {
+        var answers = edits.superseded.answered(seq: s.ackSeq, nextPlay: stream.wireBase + Int(s.nextPlay))
+        // An answer not here after the slowest recent round trip and 100 ms more was lost.
+        let slowest = timing.sync.tracker.samples.suffix(50).map(\.rttNs).max() ?? 100_000_000
+        if now > slowest + 100_000_000 { answers += edits.superseded.expire(sentBefore: now - slowest - 100_000_000) }
+        for a in answers {
             guard let e = edits.pendingEffects.firstIndex(where: { $0.id == a.change && $0.awaitingBoard }) else { continue }
             edits.pendingEffects[e].frame = a.from
             // A block the board had output whole before it arrived: the change begins with a later block.

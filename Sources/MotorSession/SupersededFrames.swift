@@ -24,6 +24,8 @@ struct SupersededFrames {
         var old: [UInt16]
         /// The live change it carries (an id from `LiveEdits`).
         var change: Int
+        /// When it was sent (host ns).
+        var sentNs: UInt64 = 0
     }
 
     /// Blocks whose answer has not come yet (oldest first).
@@ -35,9 +37,17 @@ struct SupersededFrames {
     private(set) var tooLate = 0
 
     /// A REPLACE (sequence `seq`) for the frames from `first` on, whose values before it were `old`.
-    mutating func sent(seq: UInt8, first: Int, old: [UInt16], change: Int) {
+    mutating func sent(seq: UInt8, first: Int, old: [UInt16], change: Int, now: UInt64 = 0) {
         waiting.removeAll { $0.seq == seq }  // a sequence number used again: the old block's answer is lost
-        waiting.append(Sent(seq: seq, first: first, old: old, change: change))
+        waiting.append(Sent(seq: seq, first: first, old: old, change: change, sentNs: now))
+    }
+
+    /// Blocks sent before `deadline` whose answer has not come: lost (a full outbox on the board drops its
+    /// newest message; a line can lose it). Taken as applied whole, as `answered` takes a skipped one.
+    mutating func expire(sentBefore deadline: UInt64) -> [(first: Int, from: Int, end: Int, change: Int)] {
+        let lost = waiting.prefix { $0.sentNs < deadline }
+        waiting.removeFirst(lost.count)
+        return lost.map { ($0.first, $0.first, $0.first + $0.old.count, $0.change) }
     }
 
     /// The board answered `seq` with `nextPlay` (session index): the block's values took effect from

@@ -40,6 +40,10 @@ struct SimBoardCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "How long the board stays deaf, ms (1...60000) (default: 300).", transform: OptionValue.int(1...60_000))
     var deafMs: Int = 300
 
+    @Option(parsing: .unconditional, help: "How far ahead of its tick the board hands each frame to its output, ms (0...100): what covers this process's late wake-ups, as a DMA buffer does on hardware; a live change cannot reach a frame already handed over (default: 20).",
+            transform: OptionValue.int(0...100))
+    var outputLeadMs: Int = 20
+
     @Option(help: "Break one promise of the protocol on purpose, to see `conform` catch it: failsafe-report (the failsafe fires silently) or window-edge (INFO claims twice the buffer).",
             transform: Breakage.value)
     var `break`: Breakage?
@@ -49,6 +53,7 @@ struct SimBoardCommand: ParsableCommand {
         var spec = SimBoardSpec()
         spec.motor = motor == .lra ? .lra : .erm
         spec.driftPPM = driftPpm
+        spec.outputLeadMs = outputLeadMs
         let pty: PseudoTerminal
         do { pty = try PseudoTerminal() } catch { throw fail(error) }
         if echo {

@@ -52,4 +52,16 @@ import Testing
         #expect(v == [5, 5, 2, 5])
         #expect(s.answered(seq: 3, nextPlay: 20).isEmpty, "already settled")
     }
+
+    @Test func anAnswerNeverReceivedExpiresAsAppliedWhole() {
+        var s = SupersededFrames()
+        s.sent(seq: 1, first: 10, old: [1, 1], change: 0, now: 1_000)
+        s.sent(seq: 2, first: 12, old: [2, 2], change: 0, now: 5_000)
+        let lost = s.expire(sentBefore: 2_000)
+        #expect(lost.count == 1 && lost[0].first == 10 && lost[0].from == 10)
+        #expect(s.waiting.map(\.seq) == [2])
+        var v: [UInt16] = [5, 5, 5, 5]
+        s.patch(&v, first: 10)
+        #expect(v == [5, 5, 2, 2], "the expired block is no longer taken as old; the waiting one still is")
+    }
 }
