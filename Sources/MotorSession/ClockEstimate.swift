@@ -10,10 +10,16 @@ public struct ClockSample: Sendable {
     public var sentNs: UInt64
     public var receivedNs: UInt64
     public var tick: UInt64
-    public init(sentNs: UInt64, receivedNs: UInt64, tick: UInt64) {
+    /// The documented minimum delay of the request to the board and of the reply to the host (ns), from
+    /// the adapter's `LinkProfile`; 0 for an unknown adapter (both directions then count as alike).
+    public var minToBoardNs: Double = 0
+    public var minToHostNs: Double = 0
+    public init(sentNs: UInt64, receivedNs: UInt64, tick: UInt64, minToBoardNs: Double = 0, minToHostNs: Double = 0) {
         self.sentNs = sentNs
         self.receivedNs = receivedNs
         self.tick = tick
+        self.minToBoardNs = minToBoardNs
+        self.minToHostNs = minToHostNs
     }
 
     public var rttNs: UInt64 { receivedNs - sentNs }
@@ -95,7 +101,10 @@ public struct ClockTracker: Sendable {
     /// delay). So the true clock line lies above the lower envelope of the points (sent, tick) and below the
     /// upper envelope of the points (received, tick). For a wrong slope the two envelopes tilt toward each
     /// other; the gap between them is concave in the slope, so the slope that maximises it is the drift
-    /// estimate, and the middle of the gap is the offset (assuming equal minimum delays both ways). The
+    /// estimate, and the middle of the gap is the offset. Each exchange's documented minimum delays (its
+    /// adapter's, `minToBoardNs`/`minToHostNs`) move its points: the request arrived that much after it was
+    /// sent at the earliest, the reply left that much before it was received at the latest; without them
+    /// (an unknown adapter) the middle assumes equal minimum delays both ways. The
     /// error comes from the best forward and the best backward exchange separately, not from one exchange
     /// that was fast both ways, which is far rarer on a jittery link.
     public func estimate() -> ClockEstimate? {
@@ -138,8 +147,8 @@ public struct ClockTracker: Sendable {
         let r = Double(reference), t0 = Double(tick0)
         for s in samples {
             let tick = Double(s.tick) - t0
-            low = min(low, tick - slope * (Double(s.sentNs) - r))
-            high = max(high, tick - slope * (Double(s.receivedNs) - r))
+            low = min(low, tick - slope * (Double(s.sentNs) + s.minToBoardNs - r))
+            high = max(high, tick - slope * (Double(s.receivedNs) - s.minToHostNs - r))
         }
         return (low, high)
     }

@@ -8,7 +8,9 @@ import MotorWire
 extension Player {
     /// Sends a CLOCK request when one is due (densely at first, then every `steadySyncMs`).
     func syncClock(at t: UInt64) throws(SessionError) {
-        guard let token = timing.clockRequest(at: t) else { return }
+        let last = channel.lastWriteInfo
+        let idle = timing.sync.link?.lineIdle(now: t, lastWriteNs: last.ns, lastWriteBytes: last.bytes) ?? false
+        guard let token = timing.clockRequest(at: t, lineIdle: idle) else { return }
         try channel.send(.clockRequest(token: token))
     }
 
@@ -26,7 +28,8 @@ extension Player {
     }
 
     func clockReply(token: UInt32, tick: UInt64) {
-        guard let sample = timing.sync.reply(token: token, tick: tick, at: now) else { return }
+        let alone = channel.lastReceiveAlone
+        guard let sample = timing.sync.reply(token: token, tick: tick, at: now, alone: alone) else { return }
         line.health.rttUs = Double(sample.rttNs) / 1000
         try? retimeIfNeeded()
     }
