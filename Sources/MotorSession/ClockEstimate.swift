@@ -109,15 +109,31 @@ public struct ClockTracker: Sendable {
     /// that was fast both ways, which is far rarer on a jittery link.
     public func estimate() -> ClockEstimate? {
         guard let newest = samples.last else { return nil }
+        let (low, high) = recentEnvelopes(newest)
+        let reference = newest.receivedNs
+        let atReference = (low + high) / 2
+        return ClockEstimate(anchorNs: reference, anchorTick: UInt64(max(0, (Double(newest.tick) + atReference).rounded())),
+                             ticksPerNs: slope, nominalTicksPerNs: nominalTicksPerNs)
+    }
+
+    /// Half the gap between the envelopes of the recent exchanges at the fitted slope, in µs: how far the
+    /// board clock may be from the estimate, as the exchanges (and their minima) bound it. nil before the
+    /// first sample, or when the exchanges contradict each other (a negative gap).
+    public func uncertaintyUs() -> Double? {
+        guard let newest = samples.last else { return nil }
+        let (low, high) = recentEnvelopes(newest)
+        let half = (low - high) / 2 / slope / 1000
+        return half >= 0 ? half : nil
+    }
+
+    /// The envelopes at the newest reply's receive time over the offset window's exchanges.
+    private func recentEnvelopes(_ newest: ClockSample) -> (low: Double, high: Double) {
         let reference = newest.receivedNs
         let span = Double(reference - samples[0].sentNs) / 1e9
         let window = min(max(span * 0.3, offsetWindowS.lowerBound), offsetWindowS.upperBound)
         let from = reference > UInt64(window * 1e9) ? reference - UInt64(window * 1e9) : 0
         let recent = samples.suffix(while: { $0.sentNs >= from })
-        let (low, high) = ClockTracker.envelopes(recent, slope: slope, reference: reference, tick0: newest.tick)
-        let atReference = (low + high) / 2
-        return ClockEstimate(anchorNs: reference, anchorTick: UInt64(max(0, (Double(newest.tick) + atReference).rounded())),
-                             ticksPerNs: slope, nominalTicksPerNs: nominalTicksPerNs)
+        return ClockTracker.envelopes(recent, slope: slope, reference: reference, tick0: newest.tick)
     }
 
     /// The slope that maximises the gap between the two envelopes (ternary search over +-5 %); the nominal
