@@ -96,8 +96,22 @@ public final class BoardConnection: @unchecked Sendable {
         }
     }
 
-    /// A session on this board, on its clock, reopening the board as ``reopen`` says.
+    /// The adapter between host and board as the host can know it: a port's from sysfs (FTDI and its
+    /// latency timer, CH340, CP210x, CDC ACM), a simulated adapter link's as its model describes it; nil
+    /// for a pty, an unknown chip, the plain simulated link.
+    public var linkProfile: LinkProfile? {
+        switch board {
+        case .world(let world): return world.impairments.model?.profile
+        case .port(let path, let settings): return USBSerialTuning.profile(forPort: path, baud: settings.baud)
+        case .simulatedBoard: return nil
+        }
+    }
+
+    /// A session on this board, on its clock, reopening the board as ``reopen`` says; told the adapter
+    /// (``linkProfile``) unless `options` already name one.
     public func session(options: SessionOptions = SessionOptions()) -> BreathSession {
+        var options = options
+        if options.linkProfile == nil { options.linkProfile = linkProfile }
         let session = BreathSession(link: link, clock: clock, options: options)
         session.reopen = reopen
         return session

@@ -41,6 +41,7 @@ public final class BoardChannel: @unchecked Sendable {
     public private(set) var bytesSent = 0
     public private(set) var bytesReceived = 0
     private var lastWrite: UInt64 = 0
+    private var lastWriteCount = 0
     private var longestGap: UInt64 = 0
     /// Host time of the last message decoded from the board.
     public private(set) var lastHeardNs: UInt64 = 0
@@ -54,6 +55,13 @@ public final class BoardChannel: @unchecked Sendable {
 
     /// Host time of the last write to the board (any message, or a lone delimiter).
     public var lastWriteNs: UInt64 { writeLock.withLock { lastWrite } }
+
+    /// The last write's time and size: whether its bytes can still be on their way ahead of a new one.
+    var lastWriteInfo: (ns: UInt64, bytes: Int) { writeLock.withLock { (lastWrite, lastWriteCount) } }
+
+    /// Whether the last `receive` completed exactly one message with the read's last byte and no other
+    /// message ended in that read: what completed it shared its USB packet with no other message's bytes.
+    private(set) var lastReceiveAlone = false
 
     /// The longest the host went without writing to the board since the last reset: what the board's
     /// failsafe sees of host stalls.
@@ -109,6 +117,7 @@ public final class BoardChannel: @unchecked Sendable {
         let t = clock.nowNs()
         if lastWrite > 0 && t > lastWrite { longestGap = max(longestGap, t - lastWrite) }
         lastWrite = t
+        lastWriteCount = bytes.count
         bytesSent += bytes.count
     }
 
@@ -124,18 +133,33 @@ public final class BoardChannel: @unchecked Sendable {
 
     /// Reads what arrives within `timeoutMs` (returns early once something decodes).
     public func receive(timeoutMs: Int) throws(SessionError) -> [BoardMessage] {
+        try receive { () throws(LinkError) in try link.read(maxBytes: 4096, timeoutMs: timeoutMs) }
+    }
+
+    /// `receive(timeoutMs:)` waiting at most `timeoutNs` (to the nanosecond where the link can:
+    /// `ByteLink.read(maxBytes:timeoutNs:)`).
+    func receive(timeoutNs: UInt64) throws(SessionError) -> [BoardMessage] {
+        try receive { () throws(LinkError) in try link.read(maxBytes: 4096, timeoutNs: timeoutNs) }
+    }
+
+    private func receive(_ read: () throws(LinkError) -> [UInt8]) throws(SessionError) -> [BoardMessage] {
         if !pending.isEmpty {
             defer { pending.removeAll() }
+            lastReceiveAlone = false
             return pending
         }
         let bytes: [UInt8]
-        do { bytes = try link.read(maxBytes: 4096, timeoutMs: timeoutMs) } catch { throw .link(error) }
+        do { bytes = try read() } catch { throw .link(error) }
         bytesReceived += bytes.count
         var out: [BoardMessage] = []
-        for b in bytes {
+        var packets = 0, endedLast = false
+        for (i, b) in bytes.enumerated() {
             guard case .packet(let p)? = decoder.push(b) else { continue }
+            packets += 1
+            endedLast = i == bytes.count - 1
             do throws(WireError) { out.append(try BoardMessage(p)) } catch { decoder.countMessageError(error) }
         }
+        lastReceiveAlone = packets == 1 && endedLast && out.count == 1
         if !out.isEmpty {
             lastHeardNs = clock.nowNs()
             heardBoard = true

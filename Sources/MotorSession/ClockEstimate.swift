@@ -10,10 +10,16 @@ public struct ClockSample: Sendable {
     public var sentNs: UInt64
     public var receivedNs: UInt64
     public var tick: UInt64
-    public init(sentNs: UInt64, receivedNs: UInt64, tick: UInt64) {
+    /// The documented minimum delay of the request to the board and of the reply to the host (ns), from
+    /// the adapter's `LinkProfile`; 0 for an unknown adapter (both directions then count as alike).
+    public var minToBoardNs: Double = 0
+    public var minToHostNs: Double = 0
+    public init(sentNs: UInt64, receivedNs: UInt64, tick: UInt64, minToBoardNs: Double = 0, minToHostNs: Double = 0) {
         self.sentNs = sentNs
         self.receivedNs = receivedNs
         self.tick = tick
+        self.minToBoardNs = minToBoardNs
+        self.minToHostNs = minToHostNs
     }
 
     public var rttNs: UInt64 { receivedNs - sentNs }
@@ -95,20 +101,39 @@ public struct ClockTracker: Sendable {
     /// delay). So the true clock line lies above the lower envelope of the points (sent, tick) and below the
     /// upper envelope of the points (received, tick). For a wrong slope the two envelopes tilt toward each
     /// other; the gap between them is concave in the slope, so the slope that maximises it is the drift
-    /// estimate, and the middle of the gap is the offset (assuming equal minimum delays both ways). The
+    /// estimate, and the middle of the gap is the offset. Each exchange's documented minimum delays (its
+    /// adapter's, `minToBoardNs`/`minToHostNs`) move its points: the request arrived that much after it was
+    /// sent at the earliest, the reply left that much before it was received at the latest; without them
+    /// (an unknown adapter) the middle assumes equal minimum delays both ways. The
     /// error comes from the best forward and the best backward exchange separately, not from one exchange
     /// that was fast both ways, which is far rarer on a jittery link.
     public func estimate() -> ClockEstimate? {
         guard let newest = samples.last else { return nil }
+        let (low, high) = recentEnvelopes(newest)
+        let reference = newest.receivedNs
+        let atReference = (low + high) / 2
+        return ClockEstimate(anchorNs: reference, anchorTick: UInt64(max(0, (Double(newest.tick) + atReference).rounded())),
+                             ticksPerNs: slope, nominalTicksPerNs: nominalTicksPerNs)
+    }
+
+    /// Half the gap between the envelopes of the recent exchanges at the fitted slope, in µs: how far the
+    /// board clock may be from the estimate, as the exchanges (and their minima) bound it. nil before the
+    /// first sample, or when the exchanges contradict each other (a negative gap).
+    public func uncertaintyUs() -> Double? {
+        guard let newest = samples.last else { return nil }
+        let (low, high) = recentEnvelopes(newest)
+        let half = (low - high) / 2 / slope / 1000
+        return half >= 0 ? half : nil
+    }
+
+    /// The envelopes at the newest reply's receive time over the offset window's exchanges.
+    private func recentEnvelopes(_ newest: ClockSample) -> (low: Double, high: Double) {
         let reference = newest.receivedNs
         let span = Double(reference - samples[0].sentNs) / 1e9
         let window = min(max(span * 0.3, offsetWindowS.lowerBound), offsetWindowS.upperBound)
         let from = reference > UInt64(window * 1e9) ? reference - UInt64(window * 1e9) : 0
         let recent = samples.suffix(while: { $0.sentNs >= from })
-        let (low, high) = ClockTracker.envelopes(recent, slope: slope, reference: reference, tick0: newest.tick)
-        let atReference = (low + high) / 2
-        return ClockEstimate(anchorNs: reference, anchorTick: UInt64(max(0, (Double(newest.tick) + atReference).rounded())),
-                             ticksPerNs: slope, nominalTicksPerNs: nominalTicksPerNs)
+        return ClockTracker.envelopes(recent, slope: slope, reference: reference, tick0: newest.tick)
     }
 
     /// The slope that maximises the gap between the two envelopes (ternary search over +-5 %); the nominal
@@ -138,8 +163,8 @@ public struct ClockTracker: Sendable {
         let r = Double(reference), t0 = Double(tick0)
         for s in samples {
             let tick = Double(s.tick) - t0
-            low = min(low, tick - slope * (Double(s.sentNs) - r))
-            high = max(high, tick - slope * (Double(s.receivedNs) - r))
+            low = min(low, tick - slope * (Double(s.sentNs) + s.minToBoardNs - r))
+            high = max(high, tick - slope * (Double(s.receivedNs) - s.minToHostNs - r))
         }
         return (low, high)
     }

@@ -6,15 +6,15 @@
 
 struct ClockHull {
     typealias Point = (x: Double, y: Double)
-    /// Lower hull of (sent - reference, tick - tick0), by x.
+    /// Lower hull of (sent + its minimum to the board - reference, tick - tick0), by x.
     private(set) var lower: [Point] = []
-    /// Upper hull of (received - reference, tick - tick0), by x.
+    /// Upper hull of (received - its minimum to the host - reference, tick - tick0), by x.
     private(set) var upper: [Point] = []
 
     init(_ samples: ArraySlice<ClockSample>, reference: UInt64, tick0: UInt64) {
         let r = Double(reference), t0 = Double(tick0)
-        let sent = samples.map { (x: Double($0.sentNs) - r, y: Double($0.tick) - t0) }
-        let received = samples.map { (x: Double($0.receivedNs) - r, y: Double($0.tick) - t0) }
+        let sent = samples.map { (x: Double($0.sentNs) + $0.minToBoardNs - r, y: Double($0.tick) - t0) }
+        let received = samples.map { (x: Double($0.receivedNs) - $0.minToHostNs - r, y: Double($0.tick) - t0) }
         lower = ClockHull.hull(sent, keepsTurn: { $0 >= 0 })
         upper = ClockHull.hull(received, keepsTurn: { $0 <= 0 })
     }

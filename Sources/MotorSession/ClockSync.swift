@@ -4,15 +4,21 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import MotorWire
+import SerialLink
 
 struct ClockSync {
     var tracker: ClockTracker
-    private var outstanding: [UInt32: UInt64] = [:]
+    /// The adapter, when known: each exchange's minima and the requests' spread (LinkAwareSync).
+    var link: LinkAwareSync?
+    private var outstanding: [UInt32: (sent: UInt64, idle: Bool)] = [:]
     private var nextToken: UInt32 = 1_000
     /// When the next request is due.
     private(set) var nextDueNs: UInt64 = 0
 
-    init(tracker: ClockTracker) { self.tracker = tracker }
+    init(tracker: ClockTracker, profile: LinkProfile? = nil) {
+        self.tracker = tracker
+        link = profile.map(LinkAwareSync.init)
+    }
 
     /// A fresh tracker after the board was prepared again (its clock restarted).
     mutating func restart(tracker: ClockTracker) {
@@ -23,21 +29,27 @@ struct ClockSync {
     /// Requests are sent from now on.
     mutating func dueNow(_ now: UInt64) { nextDueNs = now }
 
-    /// The token of a request to send at `now` if one is due; the next one is due `intervalNs` later.
-    mutating func request(at now: UInt64, intervalNs: UInt64) -> UInt32? {
+    /// The token of a request to send at `now` if one is due; the next one is due `intervalNs` later (on a
+    /// known adapter, spread over its hold around that). `lineIdle`: nothing the host wrote before is
+    /// still on its way ahead of it (it matters on a known adapter only).
+    mutating func request(at now: UInt64, intervalNs: UInt64, lineIdle: Bool = false) -> UInt32? {
         guard now >= nextDueNs else { return nil }
         let token = nextToken
         nextToken &+= 1
-        if outstanding.count > 64 { outstanding = outstanding.filter { elapsed(now, since: $0.value) < 2_000_000_000 } }
-        outstanding[token] = now
-        nextDueNs = now + intervalNs
+        if outstanding.count > 64 { outstanding = outstanding.filter { elapsed(now, since: $0.value.sent) < 2_000_000_000 } }
+        outstanding[token] = (now, lineIdle)
+        nextDueNs = link?.due(after: now, intervalNs: intervalNs, k: UInt64(token)) ?? now + intervalNs
         return token
     }
 
     /// The sample a reply completes (nil for a reply to nothing outstanding: late, duplicated or stale).
-    mutating func reply(token: UInt32, tick: UInt64, at now: UInt64) -> ClockSample? {
+    /// `alone`: the reply was the only message in its read (no other bytes shared its packet).
+    mutating func reply(token: UInt32, tick: UInt64, at now: UInt64, alone: Bool = false) -> ClockSample? {
         guard let sent = outstanding.removeValue(forKey: token) else { return nil }
-        let sample = ClockSample(sentNs: sent, receivedNs: now, tick: tick)
+        var sample = ClockSample(sentNs: sent.sent, receivedNs: now, tick: tick)
+        if let link {
+            (sample.minToBoardNs, sample.minToHostNs) = link.minima(lineWasIdle: sent.idle, replyAlone: alone)
+        }
         tracker.add(sample)
         return sample
     }

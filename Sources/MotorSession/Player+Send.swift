@@ -107,7 +107,13 @@ extension Player {
         }
         // Wait for the board's bytes or the next thing to do, whichever comes first (no fixed poll: a
         // session at 1 kHz wakes about as often as messages arrive, not every 2 ms).
-        for m in try channel.receive(timeoutMs: waitMs(at: now, playing: playing, batch: batch)) {
+        let waitMs = waitMs(at: now, playing: playing, batch: batch)
+        // On a known adapter the CLOCK requests are timed to the µs (spread over its hold): wait for the next
+        // one exactly when it comes first. Otherwise whole milliseconds, as always.
+        let untilRequest = timing.sync.nextDueNs > now ? timing.sync.nextDueNs - now : 0
+        let messages = timing.sync.link != nil && untilRequest > 0 && untilRequest < UInt64(waitMs) * 1_000_000
+            ? try channel.receive(timeoutNs: untilRequest) : try channel.receive(timeoutMs: waitMs)
+        for m in messages {
             try handle(m)
         }
     }

@@ -144,7 +144,9 @@ extension BoardChannel {
     /// board's answer to HELLO) with at least `clockSamples` answered. A lost request or reply costs one sample.
     func syncClock(clockHz: UInt32, options o: SessionOptions, retryMs: Int, preparedSince: UInt64) throws(SessionError) -> ClockTracker {
         var tracker = ClockTracker(clockHz: clockHz)
-        var outstanding: [UInt32: UInt64] = [:]
+        // On a known adapter: each exchange's minima, requests spread over its hold (LinkAwareSync).
+        let link = o.linkProfile.map(LinkAwareSync.init)
+        var outstanding: [UInt32: (sent: UInt64, idle: Bool)] = [:]
         var recent: [Double] = []
         let interval = UInt64(o.prepareSyncMs) * 1_000_000
         let start = clock.nowNs()
@@ -155,9 +157,10 @@ extension BoardChannel {
             let t = clock.nowNs()
             if t >= nextSend && Int(sent) < 4 * o.clockSamples {
                 sent += 1
-                outstanding[sent] = t
+                let last = lastWriteInfo
+                outstanding[sent] = (t, link?.lineIdle(now: t, lastWriteNs: last.ns, lastWriteBytes: last.bytes) ?? false)
                 try send(.clockRequest(token: sent))
-                nextSend = t + interval
+                nextSend = link?.due(after: t, intervalNs: interval, k: UInt64(sent)) ?? t + interval
             }
             let enough = tracker.samples.count >= o.clockSamples
             let converged = enough && recent.count == 8
@@ -168,15 +171,23 @@ extension BoardChannel {
             if t >= giveUp || (Int(sent) >= 4 * o.clockSamples && outstanding.isEmpty) { break }
             var waitMs = Int(sent) < 4 * o.clockSamples ? max(1, Int(elapsed(nextSend, since: t) / 1_000_000)) : 5
             if enough { waitMs = max(1, min(waitMs, budgetLeftMs)) }
-            for m in try receive(timeoutMs: waitMs) {
+            let untilSend = nextSend > t ? nextSend - t : 0
+            let messages = link != nil && Int(sent) < 4 * o.clockSamples && untilSend > 0 && untilSend < UInt64(waitMs) * 1_000_000
+                ? try receive(timeoutNs: untilSend) : try receive(timeoutMs: waitMs)
+            for m in messages {
                 guard case .clock(let token, let tick) = m, let at = outstanding.removeValue(forKey: token) else { continue }
-                tracker.add(ClockSample(sentNs: at, receivedNs: clock.nowNs(), tick: tick))
+                var sample = ClockSample(sentNs: at.sent, receivedNs: clock.nowNs(), tick: tick)
+                if let link {
+                    let alone = lastReceiveAlone
+                    (sample.minToBoardNs, sample.minToHostNs) = link.minima(lineWasIdle: at.idle, replyAlone: alone)
+                }
+                tracker.add(sample)
                 let e = tracker.estimate()!
                 recent.append(Double(e.tick(atHostNs: tracker.samples[0].midNs)))
                 if recent.count > 8 { recent.removeFirst() }
             }
             // Requests older than a few round trips were lost.
-            outstanding = outstanding.filter { elapsed(clock.nowNs(), since: $0.value) < UInt64(retryMs) * 4_000_000 }
+            outstanding = outstanding.filter { elapsed(clock.nowNs(), since: $0.value.sent) < UInt64(retryMs) * 4_000_000 }
         }
         guard tracker.samples.count >= min(4, o.clockSamples) else {
             throw .timeout("CLOCK replies (\(tracker.samples.count) of \(sent) answered)")

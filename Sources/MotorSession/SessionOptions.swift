@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import MotorWire
+import SerialLink
 
 /// How a session plays: frame rate, duty format, failsafe, how far ahead the host keeps the board's
 /// buffer, timeouts, the line budget and prepare's clock-sync budget. The defaults are the CLI's.
@@ -61,6 +62,11 @@ public struct SessionOptions: Sendable {
     /// The serial line's baud rate, for the budget (the CLI passes --baud; a pseudo-terminal and the
     /// simulated board have no baud rate and are budgeted as this default).
     public var baud = 115_200
+    /// The USB-serial adapter between host and board, when known (a real port identifies it: see
+    /// `USBSerialTuning.profile(forPort:baud:)`; a simulated adapter link is described the same way). The
+    /// clock estimate then uses each direction's documented minimum delay and spreads its requests over the
+    /// adapter's hold; nil (unknown) counts both directions alike, as before.
+    public var linkProfile: LinkProfile?
     /// Re-time the board (START) when its schedule is this far from the clock estimate.
     public var retimeThresholdUs = 20.0
     /// The board is presumed gone after this long without any message from it.

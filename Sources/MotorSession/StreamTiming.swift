@@ -3,6 +3,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import MotorWire
+import SerialLink
 
 /// When CLOCK requests go out during playback: every `denseMs` before the first frame and for `denseS`
 /// seconds after it (the estimate is young), then every `steadyMs` (the line budget's spacing).
@@ -40,10 +41,11 @@ struct StreamTiming {
     /// When prepare sent its first CLOCK request (host ns).
     let firstClockRequestNs: UInt64?
 
-    init(rate: Int, tracker: ClockTracker, schedule: SyncSchedule, firstClockRequestNs: UInt64? = nil) {
+    init(rate: Int, tracker: ClockTracker, schedule: SyncSchedule, firstClockRequestNs: UInt64? = nil,
+         profile: LinkProfile? = nil) {
         self.rate = rate
         self.firstClockRequestNs = firstClockRequestNs
-        sync = ClockSync(tracker: tracker)
+        sync = ClockSync(tracker: tracker, profile: profile)
         self.schedule = schedule
     }
 
@@ -60,9 +62,9 @@ struct StreamTiming {
         UInt64((e.ticksPerNs * 1e9 / Double(rate) * 4_294_967_296).rounded())
     }
 
-    /// The token of a CLOCK request to send at `t`, if one is due.
-    mutating func clockRequest(at t: UInt64) -> UInt32? {
-        sync.request(at: t, intervalNs: schedule.intervalNs(at: t, sessionStartNs: sessionStartNs))
+    /// The token of a CLOCK request to send at `t`, if one is due (`lineIdle`: see `ClockSync.request`).
+    mutating func clockRequest(at t: UInt64, lineIdle: Bool = false) -> UInt32? {
+        sync.request(at: t, intervalNs: schedule.intervalNs(at: t, sessionStartNs: sessionStartNs), lineIdle: lineIdle)
     }
 
     /// The START of a new stream whose wire index 0 is session frame `first` (played at its intended time).

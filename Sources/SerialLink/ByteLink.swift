@@ -17,7 +17,19 @@ public protocol ByteLink: AnyObject, Sendable {
 
 extension ByteLink {
     public func write(_ bytes: [UInt8]) throws(LinkError) { try write(bytes, timeoutMs: 1000) }
+    /// `read(maxBytes:timeoutMs:)` with a timeout in ns, rounded up to whole ms unless the link waits finer
+    /// (a simulated link in virtual time does: a host timing its CLOCK requests to the µs needs it there).
+    public func read(maxBytes: Int, timeoutNs: UInt64) throws(LinkError) -> [UInt8] {
+        if let fine = self as? FineTimeoutLink { return try fine.readFine(maxBytes: maxBytes, timeoutNs: timeoutNs) }
+        return try read(maxBytes: maxBytes, timeoutMs: Int((timeoutNs + 999_999) / 1_000_000))
+    }
     public func wake() {}
+}
+
+/// A link whose reads can wait to the nanosecond (`ByteLink.read(maxBytes:timeoutNs:)` uses it).
+public protocol FineTimeoutLink: ByteLink {
+    /// Returns the bytes available, waiting up to `timeoutNs` for the first; [] on timeout.
+    func readFine(maxBytes: Int, timeoutNs: UInt64) throws(LinkError) -> [UInt8]
 }
 
 /// What went wrong with a link, with the one line a user should read.

@@ -46,6 +46,49 @@ public enum USBSerialTuning {
         return fputs("1\n", f) >= 0
     }
 
+    /// The adapter behind `path`, as sysfs describes it: an FTDI (USB vendor 0403) with its latency timer
+    /// (16 ms when unreadable, the chip's default), a CH340/CH341 (1a86:7523, 1a86:5523), a CP210x
+    /// (10c4:ea60, ea70, ea71), a native USB CDC ACM port (ttyACM); nil for anything else (a pty, an
+    /// unknown chip): the clock estimate then counts both directions alike.
+    public static func profile(forPort path: String, baud: Int) -> LinkProfile? {
+        var resolved = [CChar](repeating: 0, count: Int(PATH_MAX))
+        let real = realpath(path, &resolved) != nil ? String(cString: resolved) : path
+        guard let name = real.split(separator: "/").last.map(String.init) else { return nil }
+        if name.hasPrefix("ttyACM") { return LinkProfile(adapter: .cdc, baud: baud) }
+        guard name.hasPrefix("ttyUSB"), let (vendor, product) = usbIDs(ttyName: name) else { return nil }
+        switch (vendor, product) {
+        case ("0403", _): return LinkProfile(adapter: .ftdi, holdMs: latencyTimerMs(forPort: path) ?? 16, baud: baud)
+        case ("1a86", "7523"), ("1a86", "5523"): return LinkProfile(adapter: .ch340, baud: baud)
+        case ("10c4", "ea60"), ("10c4", "ea70"), ("10c4", "ea71"): return LinkProfile(adapter: .cp2102, baud: baud)
+        default: return nil
+        }
+    }
+
+    /// The USB vendor and product id (lowercase hex) of the device a tty belongs to: the first directory
+    /// with an idVendor file, walking up from /sys/class/tty/NAME/device (at most 4 levels).
+    static func usbIDs(ttyName: String) -> (vendor: String, product: String)? {
+        var resolved = [CChar](repeating: 0, count: Int(PATH_MAX))
+        guard realpath("\(sysfsRoot)/class/tty/\(ttyName)/device", &resolved) != nil else { return nil }
+        var dir = String(cString: resolved)
+        for _ in 0..<5 {
+            if let vendor = firstLine("\(dir)/idVendor"), let product = firstLine("\(dir)/idProduct") {
+                return (vendor.lowercased(), product.lowercased())
+            }
+            guard let slash = dir.lastIndex(of: "/"), slash != dir.startIndex else { return nil }
+            dir = String(dir[..<slash])
+        }
+        return nil
+    }
+
+    private static func firstLine(_ file: String) -> String? {
+        guard let f = fopen(file, "r") else { return nil }
+        defer { fclose(f) }
+        var line = [CChar](repeating: 0, count: 64)
+        guard fgets(&line, 64, f) != nil else { return nil }
+        let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return text.filter(\.isHexDigit)
+    }
+
     /// A hint for boards on ttyACM that stay silent: ModemManager probes such ports for ~10 s.
     public static func modemManagerHint(forPort path: String) -> String? {
         guard path.contains("ttyACM") else { return nil }

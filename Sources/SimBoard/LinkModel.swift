@@ -2,6 +2,8 @@
 // per direction, from each device's documentation (docs/performance.md, "Link models", says where from).
 // SPDX-License-Identifier: Apache-2.0
 
+import SerialLink
+
 /// A USB-serial adapter or native USB port between host and board, as `--sim-link ftdi` (and `ftdi-1ms`,
 /// `ch340`, `cp2102`, `cdc`) selects it. Host to board: the bytes go out in the next 1 ms USB full-speed
 /// frame, then (through a bridge chip) over the UART at `baud`. Board to host: the bytes cross the UART into
@@ -69,5 +71,20 @@ public struct LinkModel: Sendable, Equatable {
     public var summary: String {
         let hold = holdRestartsOnSend ? "\(holdNs / 1_000_000) ms latency timer" : "part-filled packets at the next 1 ms USB frame"
         return "\(kind.rawValue), \(hold), \(packetBytes)-byte packets, " + (hasUART ? "\(baud) baud" : "no UART")
+    }
+}
+
+extension LinkModel {
+    /// What a host can know of this adapter (its kind, FTDI's timer, the baud rate), described as a real
+    /// port would describe it: the session gets this, never the simulation's phases or draws.
+    public var profile: LinkProfile {
+        let adapter: LinkProfile.Adapter
+        switch kind {
+        case .ftdi: adapter = .ftdi
+        case .ch340: adapter = .ch340
+        case .cp2102: adapter = .cp2102
+        case .cdc: adapter = .cdc
+        }
+        return LinkProfile(adapter: adapter, holdMs: Int(holdNs / 1_000_000), baud: baud)
     }
 }

@@ -439,15 +439,19 @@ public final class SimWorld: @unchecked Sendable {
     }
 
     fileprivate func hostRead(maxBytes: Int, timeoutMs: Int) throws(LinkError) -> [UInt8] {
+        try hostRead(maxBytes: maxBytes, timeoutNs: UInt64(max(0, timeoutMs)) * 1_000_000)
+    }
+
+    fileprivate func hostRead(maxBytes: Int, timeoutNs: UInt64) throws(LinkError) -> [UInt8] {
         try mutex.withLock { () throws(LinkError) in
             if livelocked { throw livelockError }
             if unpluggedUntil != nil && now < unpluggedUntil! {
-                runLocked(until: min(unpluggedUntil!, now + UInt64(timeoutMs) * 1_000_000), stopOnHostData: false)
+                runLocked(until: min(unpluggedUntil!, now + timeoutNs), stopOnHostData: false)
                 // Unplugged is a reason to reconnect; a livelock during the unplug is not.
                 throw livelocked ? livelockError : LinkError.disconnected(path: "simulated board")
             }
             let start = pacing == .realTime ? max(now, realNow()) : now
-            runLocked(until: start + UInt64(max(0, timeoutMs)) * 1_000_000, stopOnHostData: true)
+            runLocked(until: start + timeoutNs, stopOnHostData: true)
             if livelocked { throw livelockError }
             var out: [UInt8] = []
             while let first = toHost.first, first.at <= now, out.count + first.bytes.count <= maxBytes || out.isEmpty {
@@ -462,13 +466,16 @@ public final class SimWorld: @unchecked Sendable {
         mutex.withLock { pacing == .realTime ? max(now, realNow()) : now }
     }
 
-    final class HostEnd: ByteLink, @unchecked Sendable {
+    final class HostEnd: FineTimeoutLink, @unchecked Sendable {
         let world: SimWorld
         init(world: SimWorld) { self.world = world }
         var name: String { "simulated board" }
         func write(_ bytes: [UInt8], timeoutMs: Int) throws(LinkError) { try world.hostWrite(bytes) }
         func read(maxBytes: Int, timeoutMs: Int) throws(LinkError) -> [UInt8] {
             try world.hostRead(maxBytes: maxBytes, timeoutMs: timeoutMs)
+        }
+        func readFine(maxBytes: Int, timeoutNs: UInt64) throws(LinkError) -> [UInt8] {
+            try world.hostRead(maxBytes: maxBytes, timeoutNs: timeoutNs)
         }
         func close() {}
     }

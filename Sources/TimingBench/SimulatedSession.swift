@@ -28,6 +28,8 @@ public enum SimulatedSession {
         var opts = options
         opts.frameRate = scenario.frameRate
         opts.allowReverse = scenario.reverse
+        // The adapter, as a real port would describe it (unknown on the plain latency ± jitter link).
+        if opts.linkProfile == nil { opts.linkProfile = scenario.impairments.model?.profile }
         let plan = try plan(scenario)
         let channel = BoardChannel(link: world.hostLink, clock: world.hostClock)
         let prepared = try channel.prepare(options: opts)

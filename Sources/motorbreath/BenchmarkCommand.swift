@@ -194,6 +194,22 @@ extension BenchmarkCommand {
         ]
     }
 
+    /// The p99 bound over the whole session (SessionLimit: the ideal estimator, rate unknown, re-estimating
+    /// as exchanges accumulate), one trial per seed, beside motorbreath's median p99; and motorbreath's start
+    /// error p90 against the known-direction start bound (the goals: <= 1.5x and <= 1.25x).
+    func sessionLimitLines(_ model: LinkModel, _ l: LinkImpairments, seeds: Int, syncMs: Double, startP90: Double, p99Median: Double) -> [String] {
+        guard l.latencyNs == 0, l.jitterNs == 0 else { return [] }
+        let q = ClockLimit.quantile
+        let p99s = SessionLimit.p99Us(model: model, minutes: minutes, trials: seeds, seed: 1)
+        let bound = q(p99s, 0.5)
+        let start = AdapterLimit.errorsUs(model: model, estimator: .knowsEachDirection, seconds: syncMs / 1000, spacingMs: 10, trials: 2000, seed: 1)
+        let startBound = q(start, 0.9)
+        return [
+            "- the limit over the whole session (SessionLimit: an ideal estimator re-estimating from every CLOCK exchange so far, 10 ms then 20 ms apart, spread over the adapter's hold, the rate unknown, judged every 20 ms for \(fixed(minutes, minutes < 1 ? 1 : 0)) min, \(seeds) trials): p99 schedule error median \(fixed(bound, 0)) µs (\(fixed(q(p99s, 0), 0))...\(fixed(q(p99s, 1), 0))); motorbreath's median p99 is \(ratio(p99Median / max(bound, 1)))x it (goal <= 1.5x)",
+            "- motorbreath's start error p90 against the known-direction bound for the same \(fixed(syncMs, 0)) ms of exchanges (p90 \(fixed(startBound, 0)) µs): \(ratio(startP90 / max(startBound, 1)))x (goal <= 1.25x)",
+        ]
+    }
+
     /// Which build ran the simulation: its wall times differ about tenfold.
     var buildKind: String {
         #if DEBUG
@@ -257,6 +273,7 @@ extension BenchmarkCommand {
         ]
         if let model = impairments.model {
             lines += adapterLimitLines(model, impairments, syncMs: q(rows.map(\.syncBeforeStartMs), 0.5))
+            lines += sessionLimitLines(model, impairments, seeds: n, syncMs: q(rows.map(\.syncBeforeStartMs), 0.5), startP90: q(starts, 0.9), p99Median: q(p99s, 0.5))
         } else {
             lines += limitLines(impairments, syncMs: q(rows.map(\.syncBeforeStartMs), 0.5))
         }
