@@ -1,0 +1,173 @@
+// The breath's schedule on the page: from the control protocol's events (prepared, patterns, state,
+// phase, applied, clock), when each phase starts on the board's clock and on the page's clock.
+// No DOM here: the page draws with it, and the tests run it under node against a simulated board.
+// SPDX-License-Identifier: Apache-2.0
+(function (root) {
+  'use strict';
+
+  /** The phases of a pattern: from the presets the server listed, else "in-hold-out[-holdout]" seconds. */
+  function phasesOf(name, presets) {
+    if (presets && presets[name]) return presets[name];
+    const s = String(name).split('-').map(Number);
+    if (s.length < 3 || s.some((x) => !isFinite(x))) return null;
+    const kinds = ['inhale', 'hold', 'exhale', 'hold-out'];
+    const out = [];
+    s.forEach((sec, i) => { if (i < 4 && (sec > 0 || i % 2 === 0)) out.push({ phase: kinds[i], seconds: sec }); });
+    return out;
+  }
+
+  /**
+   * The planned schedule. Phase starts fall on frames: the next phase begins round(seconds x frame rate)
+   * frames after the last `phase` event's frame (exact when phase lengths are whole frames, as every
+   * preset's are), at that frame's board tick (ticks per frame measured from the events, nominal before),
+   * and at the host's wall-clock time for that tick (from the events' unix_ms); the page's clock is mapped
+   * to the host's by the `clock` exchange. Every `phase` event re-anchors it.
+   */
+  class BreathSchedule {
+    constructor() {
+      this.frameRate = 250; this.clockHz = 1e6;
+      this.presets = {}; this.pattern = null; this.phases = null;
+      this.bpm = null; this.paused = false;
+      this.last = null; this.prev = null; // {frame, tick, unixMs, index, cycle, pattern, scale}
+      this.offsetMs = 0; this.bestRtt = Infinity; // host unix ms = page ms + offsetMs
+      this.pauseAt = null;
+    }
+
+    /** Feeds one event of the control protocol (a parsed object). */
+    onEvent(e) {
+      switch (e.event) {
+        case 'prepared':
+          this.frameRate = e.frame_rate || 250;
+          this.setPattern(e.pattern);
+          break;
+        case 'patterns':
+          for (const p of e.patterns) this.presets[p.name] = p.phases;
+          if (this.pattern) this.setPattern(this.pattern);
+          break;
+        case 'state':
+          if (e.pattern !== undefined && e.pattern !== this.pattern && !this.last) this.setPattern(e.pattern);
+          if (typeof e.bpm === 'number') this.bpm = e.bpm;
+          if (typeof e.paused === 'boolean') this.paused = e.paused;
+          break;
+        case 'phase': this.onPhase(e); break;
+        case 'applied':
+          if (e.command === 'pause' && this.last) this.pauseAt = { frame: e.frame, tick: e.board_tick };
+          if (e.command === 'resume' && this.last && this.pauseAt) {
+            // The breath goes on where the pause left it: the schedule moves by the pause's length.
+            const df = e.frame - this.pauseAt.frame, dt = e.board_tick - this.pauseAt.tick;
+            this.last.frame += df; this.last.tick += dt; this.last.unixMs += dt * this.msPerTick();
+            this.prev = null; this.pauseAt = null;
+          }
+          if (e.command === 'pace') this.bpm = e.bpm;
+          break;
+      }
+    }
+
+    setPattern(name) {
+      this.pattern = name;
+      this.phases = phasesOf(name, this.presets);
+    }
+
+    onPhase(e) {
+      const phases = phasesOf(e.pattern, this.presets) || this.phases;
+      if (e.pattern !== this.pattern) { this.pattern = e.pattern; this.phases = phases; }
+      let index = phases ? phases.findIndex((p) => p.phase === e.phase) : 0;
+      // Two phases of one name (the sigh's two inhales): the one after the last.
+      if (this.last && phases && this.last.pattern === e.pattern) {
+        const next = (this.last.index + 1) % phases.length;
+        if (phases[next].phase === e.phase) index = next;
+      }
+      const anchor = { frame: e.frame, tick: e.board_tick, unixMs: e.unix_ms, index: Math.max(0, index), cycle: e.cycle,
+        pattern: e.pattern, scale: this.scale() };
+      if (this.last && anchor.frame > this.last.frame) this.prev = this.last;
+      this.last = anchor;
+    }
+
+    /** How much longer than written each phase plays at the current pace. */
+    scale() {
+      if (!this.phases || !this.bpm) return 1;
+      const cycle = this.phases.reduce((a, p) => a + p.seconds, 0);
+      return cycle > 0 ? (60 / this.bpm) / cycle : 1;
+    }
+
+    /** Board ticks per frame: from the last two phase events when they agree with the nominal within 1 %. */
+    ticksPerFrame() {
+      const nominal = this.clockHz / this.frameRate;
+      if (this.prev && this.last && this.last.frame > this.prev.frame) {
+        const m = (this.last.tick - this.prev.tick) / (this.last.frame - this.prev.frame);
+        if (Math.abs(m / nominal - 1) < 0.01) return m;
+      }
+      return nominal;
+    }
+
+    /** Host milliseconds per board tick (the host's estimate, as the events' unix_ms show it). */
+    msPerTick() {
+      const nominal = 1000 / this.clockHz;
+      if (this.prev && this.last && this.last.tick > this.prev.tick) {
+        const m = (this.last.unixMs - this.prev.unixMs) / (this.last.tick - this.prev.tick);
+        if (Math.abs(m / nominal - 1) < 0.01) return m;
+      }
+      return nominal;
+    }
+
+    /** The phase starts after the last event: [{frame, tick, unixMs, phase, index, cycle, seconds}], `count` of them. */
+    upcoming(count) {
+      const out = [];
+      if (!this.last || !this.phases) return out;
+      const tpf = this.ticksPerFrame(), mpt = this.msPerTick();
+      let { frame, index, cycle } = this.last;
+      const scale = this.last.scale;
+      for (let k = 0; k <= count; k++) {
+        const seconds = this.phases[index].seconds * (k === 0 ? scale : this.scale());
+        const frames = Math.round(seconds * this.frameRate);
+        const tick = this.last.tick + Math.floor((frame - this.last.frame) * tpf);
+        out.push({ frame, tick, unixMs: this.last.unixMs + (tick - this.last.tick) * mpt, phase: this.phases[index].phase,
+          index, cycle, frames, seconds: frames / this.frameRate });
+        frame += frames;
+        index += 1;
+        if (index >= this.phases.length) { index = 0; cycle += 1; }
+      }
+      return out.slice(0);
+    }
+
+    /** The next phase start's board tick after the last event (for the tests). */
+    nextStartTick() {
+      const u = this.upcoming(1);
+      return u.length > 1 ? u[1].tick : null;
+    }
+
+    /** A clock exchange: the page sent at `sentMs`, the host answered `hostMs`, the answer came at `gotMs`. */
+    clockSample(sentMs, hostMs, gotMs) {
+      const rtt = gotMs - sentMs;
+      if (rtt <= this.bestRtt * 1.5 || rtt < 5) {
+        this.offsetMs = hostMs - (sentMs + gotMs) / 2;
+        this.bestRtt = Math.min(this.bestRtt, rtt);
+      }
+    }
+
+    /** Where the breath is at page time `pageMs`: {phase, cycle, progress 0..1, secondsLeft, size 0..1} or null. */
+    at(pageMs) {
+      const hostMs = pageMs + this.offsetMs;
+      const starts = this.upcoming(64);
+      if (starts.length < 2) return null;
+      let i = 0;
+      while (i + 1 < starts.length && starts[i + 1].unixMs <= hostMs) i++;
+      const s = starts[i];
+      const length = starts[i + 1] ? starts[i + 1].unixMs - s.unixMs : s.seconds * 1000;
+      const progress = Math.min(1, Math.max(0, (hostMs - s.unixMs) / length));
+      return { phase: s.phase, cycle: s.cycle, progress, secondsLeft: Math.max(0, (s.unixMs + length - hostMs) / 1000),
+        size: BreathSchedule.size(s.phase, progress), startMs: s.unixMs - this.offsetMs };
+    }
+
+    /** The circle's size (0: smallest, 1: largest) in a phase at `progress`: grows on the inhale, shrinks on the exhale. */
+    static size(phase, progress) {
+      if (phase === 'inhale') return progress;
+      if (phase === 'hold') return 1;
+      if (phase === 'exhale') return 1 - progress;
+      return 0;
+    }
+  }
+
+  const api = { BreathSchedule, phasesOf };
+  if (typeof module !== 'undefined' && module.exports) module.exports = api; else root.Breath = api;
+})(this);

@@ -1,0 +1,126 @@
+// `motorbreath serve`: plays a breath as `play` does and serves a page that shows it (the breath circle)
+// and steers it, over a WebSocket speaking the control protocol (the same ControlHub as --control-socket).
+// SPDX-License-Identifier: Apache-2.0
+
+import ArgumentParser
+import BoardAccess
+import Breath
+import BreathWeb
+import Foundation
+import Glibc
+import MotorControl
+import MotorSession
+import SimBoard
+
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Play a breath and show it in a browser: the breath circle, strength and pace, from any page.",
+        discussion: """
+            Plays the breath as `motorbreath play` does and serves a page that shows it: a circle that grows \
+            with the inhale and shrinks with the exhale, the phase, the seconds left, the cycle, and sliders \
+            for strength and pace. Open the printed URL. The page speaks the control protocol of \
+            docs/control.md over a WebSocket at /ws, so every change goes through the same checks as the \
+            command line's.
+
+            Safe by default: it listens on 127.0.0.1 only. --listen 0.0.0.0 lets a phone on your network in; \
+            the URL then carries a random token, printed, without which nothing is served. A page from \
+            another site in the same browser cannot steer the motor (the WebSocket checks Origin and Host).
+
+            Examples:
+              motorbreath serve --simulate                  # then open the printed URL
+              motorbreath serve --port /dev/ttyUSB0 --pattern box --loop
+              motorbreath serve --simulate --listen 0.0.0.0 --stop-when-closed
+            """
+    )
+
+    @OptionGroup var board: BoardArguments
+
+    @OptionGroup var breath: BreathArguments
+
+    @Flag(help: "Repeat the breath until stopped (from the page, Ctrl-C, or --stop-when-closed).")
+    var loop = false
+
+    @Option(help: ArgumentHelp("The address to listen on: 127.0.0.1 (the default: this machine only), 0.0.0.0 (every network of this machine: a token is then required), or one address.", valueName: "address"))
+    var listen = "127.0.0.1"
+
+    @Option(parsing: .unconditional, help: "The HTTP port (0: any free port, printed) (default: 8780).", transform: OptionValue.int(0...65_535))
+    var httpPort: Int = 8780
+
+    @Flag(help: "Stop the breath, motor off, when the last open page closes.")
+    var stopWhenClosed = false
+
+    func validate() throws {
+        guard breath.ahap == nil else { throw ValidationError("serve plays breath patterns; play an AHAP file with motorbreath play --ahap") }
+    }
+
+    /// Loopback addresses need no token: only this machine can reach them.
+    var needsToken: Bool { !(listen.hasPrefix("127.") || listen == "::1") }
+
+    func run() throws {
+        Signals.install()
+        let built = try breath.build()
+        guard let plan = built.plan else { throw fail("serve plays breath patterns") }
+        printNotices(built.notices)
+        let pattern = plan.pattern
+        let connected = try board.connect(quiet: false) {
+            .simulated(SimWorld(impairments: LinkImpairments(), pacing: .realTime, seed: 1))
+        }
+        defer { connected.close() }
+        let session = connected.session(options: board.connection.sessionOptions)
+        let controls = ControlHub(inbox: session.controls, pattern: pattern, strength: plan.options.strength,
+                                  sharpness: plan.options.sharpness)
+        if !loop { controls.cycles = LivePlan(pattern: plan.pattern, options: plan.options).cycles }
+        let token = needsToken ? WebGuard.newToken() : nil
+        let server: BreathWebServer
+        let port: UInt16
+        do {
+            server = try BreathWebServer(hub: controls, host: listen, port: UInt16(httpPort), token: token)
+            port = try server.start()
+        } catch { throw fail("\(error)") }
+        defer { server.stop() }
+        let closedByPage = Box<Bool>()
+        if stopWhenClosed {
+            server.onLastPageClosed = {
+                closedByPage.set()
+                controls.handle(.stop)
+            }
+        }
+        // Unbuffered, one line each: a script (or a test) waits for the first.
+        for url in ServeURLs.urls(listen: listen, port: port, token: token) {
+            let line = "open \(url)\n"
+            _ = line.withCString { Glibc.write(1, $0, strlen($0)) }
+        }
+        do {
+            let prepared = try session.prepare()
+            Stderr.write("board: \(prepared.info.displayName), \(prepared.info.motorKind == .lra ? "LRA" : "ERM"), prepared in \(Int(Double(prepared.prepareNs) / 1e6)) ms\n")
+            let clock = session.channel.clock
+            session.onEvent = { controls.emit(controls.line(for: $0, nowNs: clock.nowNs())) }
+            var warmup = 0.0
+            let frames = Box<any SteerableFrames>()
+            session.willPlay = { _, source in
+                warmup = Double(source.warmupFrames) / Double(prepared.config.frameRateHz)
+                frames.value = source.steerable
+            }
+            session.onStatus = { live in
+                var breathTime = live
+                breathTime.elapsed -= warmup
+                controls.noteSessionState(PlayControls.stateFields(breathTime, frames: frames.value, board: prepared.info.displayName))
+            }
+            session.shouldStop = { Signals.pending != 0 }
+            controls.greet(ControlEvents.prepared(prepared, pattern: pattern.name))
+            let report = try session.play(plan.pattern, breath: plan.options, loop: loop, motor: session.motor)
+            controls.emit(ControlEvents.finished(report))
+            Stderr.write("played \(report.framesPlayed)/\(report.framesTotal) frames, \(report.framesLost) lost, motor \(report.motorOffAtExit ? "off" : "STATE UNKNOWN")\n")
+            usleep(200_000)  // the pages read `finished` before the server closes
+            if !report.motorOffAtExit { throw fail("could not confirm the motor is off") }
+            if report.interrupted && !closedByPage.isSet { throw ExitCode(Signals.pending != 0 ? Signals.exitCode : 130) }
+        } catch let error as SessionError {
+            let report = session.player?.report ?? PlayReport()
+            if session.player == nil { _ = session.channel.stopNow(timeoutMs: session.options.replyTimeoutMs) }
+            controls.emit(ControlEvents.line(["event": "error", "message": error.description, "report": ControlEvents.reportFields(report)]))
+            if Signals.pending != 0 { throw ExitCode(Signals.exitCode) }
+            throw fail(error.description)
+        }
+    }
+}
