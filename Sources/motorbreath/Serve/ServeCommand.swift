@@ -41,7 +41,7 @@ struct ServeCommand: ParsableCommand {
     @Flag(help: "Repeat the breath until stopped (from the page, Ctrl-C, or --stop-when-closed).")
     var loop = false
 
-    @Option(help: ArgumentHelp("The address to listen on: 127.0.0.1 (the default: this machine only), 0.0.0.0 (every network of this machine: a token is then required), or one address.", valueName: "address"))
+    @Option(help: ArgumentHelp("The address to listen on: 127.0.0.1 (the default: this machine only), 0.0.0.0 (every network of this machine), or one address; any but 127.0.0.1 and ::1 requires the printed token.", valueName: "address"))
     var listen = "127.0.0.1"
 
     @Option(parsing: .unconditional, help: "The HTTP port (0: any free port, printed) (default: 8780).", transform: OptionValue.int(0...65_535))
@@ -54,8 +54,9 @@ struct ServeCommand: ParsableCommand {
         guard breath.ahap == nil else { throw ValidationError("serve plays breath patterns; play an AHAP file with motorbreath play --ahap") }
     }
 
-    /// Loopback addresses need no token: only this machine can reach them.
-    var needsToken: Bool { !(listen.hasPrefix("127.") || listen == "::1") }
+    /// Only 127.0.0.1 and ::1 go without a token: any other address (0.0.0.0, a LAN address, even
+    /// 127.0.0.2) requires it.
+    var needsToken: Bool { !(listen == "127.0.0.1" || listen == "::1") }
 
     func run() throws {
         Signals.install()

@@ -1,0 +1,234 @@
+#!/usr/bin/env python3
+# motorbreath serve in a real browser (headless Chromium through selenium): the breath circle sampled
+# against the simulated board's ticks, the palette dragged with touch and the drive log checked, the
+# WebSocket refused from a foreign Origin and without the token. Screenshots at 390x844 and 1280x800 go to
+# --shots (the tests: a temporary folder; docs: `python3 Tests/Browser/serve_page.py --shots-only --shots docs`).
+# Prints one JSON line of measurements; exits 1 with the reason on a failed check.
+# SPDX-License-Identifier: Apache-2.0
+import argparse, http.client, json, os, subprocess, sys, tempfile, time
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.actions.action_builder import ActionBuilder
+from selenium.webdriver.common.actions.pointer_input import PointerInput
+from selenium.webdriver.common.actions import interaction
+
+ap = argparse.ArgumentParser()
+ap.add_argument("--motorbreath", default=".build/debug/motorbreath")
+ap.add_argument("--shots", default=tempfile.mkdtemp(prefix="motorbreath-shots."))
+ap.add_argument("--shots-only", action="store_true", help="only the screenshots (for docs/)")
+ap.add_argument("--pattern", default="2-1-2-1")
+args = ap.parse_args()
+os.makedirs(args.shots, exist_ok=True)
+children = []
+
+
+def fail(why):
+    print("FAIL: " + why, file=sys.stderr)
+    sys.exit(1)
+
+
+def start(argv):
+    p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    children.append(p)
+    return p
+
+
+def first_line(p, prefix, timeout=20):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        line = p.stdout.readline()
+        if line.startswith(prefix):
+            return line.strip()
+        if not line and p.poll() is not None:
+            fail("%s exited: %s" % (p.args, p.stderr.read()))
+    fail("no %r line from %s" % (prefix, p.args))
+
+
+def browser(width, height):
+    o = webdriver.ChromeOptions()
+    o.binary_location = "/usr/bin/chromium"
+    for a in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=%d,%d" % (width, height)):
+        o.add_argument(a)
+    d = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=o)
+    d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                      {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
+    return d
+
+
+def handshake(port, host, origin, path):
+    """A raw WebSocket handshake; returns the HTTP status."""
+    c = http.client.HTTPConnection("127.0.0.1" if not host.startswith("127.0.0.2") else "127.0.0.2", port, timeout=5)
+    h = {"Host": host, "Upgrade": "websocket", "Connection": "Upgrade", "Sec-WebSocket-Version": "13",
+         "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="}
+    if origin:
+        h["Origin"] = origin
+    c.request("GET", path, headers=h)
+    status = c.getresponse().status
+    c.close()
+    return status
+
+
+def read_drive_log(path):
+    header, changes = None, []
+    for line in open(path):
+        if line.startswith("# clock"):
+            w = line.split()
+            header = dict(hz=float(w[3]), offset=float(w[5]), boot=float(w[7]), drift=float(w[9]))
+        elif not line.startswith("#") and line.strip():
+            t, level = line.split()
+            changes.append((int(t), int(level)))
+    return header, changes
+
+
+def main():
+    log = os.path.join(tempfile.mkdtemp(prefix="motorbreath-serve."), "drive.log")
+    board = start([args.motorbreath, "sim-board", "--drive-log", log])
+    pty = first_line(board, "/dev/")
+    serve = start([args.motorbreath, "serve", "--port", pty, "--http-port", "0", "--loop", "--pattern", args.pattern])
+    url = first_line(serve, "open ").split()[1]
+    port = int(url.rsplit(":", 1)[1].split("/")[0])
+    result = {"url": url}
+
+    phone = browser(390, 844)
+    try:
+        phone.get(url)
+        deadline = time.time() + 15
+        while time.time() < deadline and not phone.execute_script("return window.motorbreath && window.motorbreath.drawn"):
+            time.sleep(0.1)
+        if not phone.execute_script("return window.motorbreath.drawn"):
+            fail("the page drew no breath within 15 s")
+        time.sleep(1.0)
+        phone.save_screenshot(os.path.join(args.shots, "serve-phone.png"))
+        if args.shots_only:
+            desk = browser(1280, 800)
+            desk.get(url)
+            time.sleep(3.5)
+            desk.save_screenshot(os.path.join(args.shots, "serve-desktop.png"))
+            desk.quit()
+            print(json.dumps({"shots": args.shots}))
+            return
+
+        # 1. The circle against the board's ticks: samples of what was drawn, with the page's clock.
+        samples = []
+        rt_minus_mono_ns = time.time_ns() - time.monotonic_ns()
+        end = time.time() + 8
+        while time.time() < end:
+            d = phone.execute_script("return window.motorbreath.drawn")
+            samples.append(d)
+            time.sleep(0.07)
+        rt_minus_mono_ns = (rt_minus_mono_ns + time.time_ns() - time.monotonic_ns()) / 2
+        time.sleep(1.5)  # the phase events of the sampled span arrive about 0.1 s after their ticks
+        events = phone.execute_script("return window.motorbreath.events")
+        phases = [e for e in events if e["event"] == "phase"]
+        header, changes = read_drive_log(log)
+        sizes = {"inhale": lambda p: p, "hold": lambda p: 1.0, "exhale": lambda p: 1 - p, "hold-out": lambda p: 0.0}
+        # The phase ticks are the board's: each hold begins where the drive log's inhale drive ends (to 0 or
+        # the brake), within the one frame the motor's shaping may end it early.
+        holds_checked = 0
+        for e in phases:
+            if e["phase"] == "hold" and e["board_tick"] < changes[-1][0]:
+                first = next(((t, l) for t, l in changes if t >= e["board_tick"] - 6000 and l <= 0), None)
+                if first is None or abs(first[0] - e["board_tick"]) > 4010:
+                    fail("the hold at tick %d is not on the drive log (first brake %s)" % (e["board_tick"], first))
+                holds_checked += 1
+        worst, compared = 0.0, 0
+        for d in samples:
+            mono_ns = d["pageMs"] * 1e6 - rt_minus_mono_ns
+            tick = header["offset"] + (mono_ns - header["boot"]) * header["hz"] / 1e9 * (1 + header["drift"] / 1e6)
+            before = [e for e in phases if e["board_tick"] <= tick]
+            after = [e for e in phases if e["board_tick"] > tick]
+            if not before or not after:
+                continue
+            a, b = before[-1], after[0]
+            length_ms = (b["board_tick"] - a["board_tick"]) / 1000
+            true_size = sizes[a["phase"]]((tick - a["board_tick"]) / (b["board_tick"] - a["board_tick"]))
+            drawn = (d["scale"] - 0.4) / 0.6
+            to_edge = min(tick - a["board_tick"], b["board_tick"] - tick) / 1000
+            if d["phase"] != a["phase"]:
+                err = to_edge  # drawn in the neighbouring phase: late or early by at least this much
+            elif a["phase"] in ("inhale", "exhale"):
+                err = abs(drawn - true_size) * length_ms
+            else:
+                err = 0.0
+            worst = max(worst, err)
+            compared += 1
+        result.update(samples=compared, circle_worst_ms=round(worst, 1), holds_on_drive_log=holds_checked)
+        print("circle: %s" % result, file=sys.stderr)
+        if compared < 40:
+            fail("only %d samples could be compared" % compared)
+        if worst > 50:
+            fail("the circle was %.1f ms off the board's ticks" % worst)
+
+        # 2. The palette, dragged with a finger: low intensity, then the drive log's inhale peaks fall.
+        r = phone.execute_script("const p = document.getElementById('palette'); p.scrollIntoView({block: 'center'});"
+                                 "const b = p.getBoundingClientRect(); return {x: b.left, y: b.top, width: b.width, height: b.height};")
+        finger = PointerInput(interaction.POINTER_TOUCH, "finger")
+        actions = ActionBuilder(phone, mouse=finger)
+        actions.pointer_action.move_to_location(int(r["x"] + r["width"] * 0.3), int(r["y"] + 5)).pointer_down()
+        for k in range(1, 9):
+            actions.pointer_action.move_to_location(int(r["x"] + r["width"] * 0.3), int(r["y"] + r["height"] * (0.1 * k + 0.05)))
+        actions.pointer_action.pointer_up()
+        drag_tick = None
+        actions.perform()
+        time.sleep(0.6)
+        events = phone.execute_script("return window.motorbreath.events")
+        applied = [e for e in events if e["event"] == "applied" and e["command"] == "intensity"]
+        if not applied:
+            fail("the palette's drag reached no motor (no applied intensity)")
+        last = applied[-1]
+        drag_tick = last["board_tick"]
+        result["palette_intensity"] = last["value"]
+        time.sleep(6.8)  # a whole cycle after the change
+        header, changes = read_drive_log(log)
+
+        def mean_drive(a, b):  # the time-weighted mean of the positive drive over [a, b) ticks
+            total = 0.0
+            for (t, level), (t2, _) in zip(changes, changes[1:] + [(b, 0)]):
+                lo, hi = max(t, a), min(t2, b)
+                if hi > lo:
+                    total += max(0, level) * (hi - lo)
+            return total / (b - a)
+        cycle = 6_000_000  # 2-1-2-1: one whole cycle on each side of the change
+        before = mean_drive(drag_tick - cycle - 300_000, drag_tick - 300_000)
+        after = mean_drive(drag_tick + 300_000, drag_tick + 300_000 + cycle)
+        result.update(mean_drive_before=round(before), mean_drive_after=round(after))
+        if last["value"] > 0.3 or not after < before * 0.5:
+            fail("the drive did not follow the palette: intensity %s, mean drive %d before, %d after" % (last["value"], before, after))
+
+        # 3. Refused: a WebSocket from another site's page, a DNS name in Host.
+        here = "127.0.0.1:%d" % port
+        result["ws_same_origin"] = handshake(port, here, "http://" + here, "/ws")
+        result["ws_foreign_origin"] = handshake(port, here, "http://evil.example", "/ws")
+        result["ws_rebound_host"] = handshake(port, "evil.example:%d" % port, "http://evil.example:%d" % port, "/ws")
+        if result["ws_same_origin"] != 101 or result["ws_foreign_origin"] != 403 or result["ws_rebound_host"] != 403:
+            fail("origin checks: %s" % result)
+    finally:
+        phone.quit()
+
+    # 4. Beyond 127.0.0.1 the token is required (127.0.0.2: still this machine only, as tests must).
+    serve2 = start([args.motorbreath, "serve", "--simulate", "--listen", "127.0.0.2", "--http-port", "0", "--loop"])
+    url2 = first_line(serve2, "open ").split()[1]
+    port2 = int(url2.rsplit(":", 1)[1].split("/")[0])
+    token = url2.split("token=")[1]
+    host2 = "127.0.0.2:%d" % port2
+    result["ws_no_token"] = handshake(port2, host2, "http://" + host2, "/ws")
+    result["ws_token"] = handshake(port2, host2, "http://" + host2, "/ws?token=" + token)
+    c = http.client.HTTPConnection("127.0.0.2", port2, timeout=5)
+    c.request("GET", "/")
+    result["page_no_token"] = c.getresponse().status
+    if result["ws_no_token"] != 403 or result["ws_token"] != 101 or result["page_no_token"] != 403:
+        fail("token checks: %s" % result)
+    print(json.dumps(result))
+
+
+try:
+    main()
+finally:
+    for p in children:
+        if p.poll() is None:
+            p.terminate()
+            try:
+                p.wait(5)
+            except subprocess.TimeoutExpired:
+                p.kill()
