@@ -112,6 +112,9 @@ let package = Package(
             name: "OptionTests",
             dependencies: ["motorbreath", "Breath", "SimBoard", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
+        // `motorbreath serve`: the guard's rules (fast), the page's schedule against a board and the page in
+        // headless Chromium (real time; node, python3 with selenium, chromium and chromium-driver: .ci/install).
+        .testTarget(name: "ServeTests", dependencies: ["BreathWeb", "TestSupport"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["MotorSession", "MotorControl", "SimBoard", "SerialLink", "Breath", "MotorWire", "motorbreath", "TestSupport"]

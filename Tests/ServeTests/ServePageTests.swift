@@ -1,0 +1,74 @@
+// `motorbreath serve` for real (real-time tier): the page's schedule against the board's ticks (node runs
+// schedule.js on a session's events), and the page in headless Chromium (Tests/Browser/serve_page.py).
+// SPDX-License-Identifier: Apache-2.0
+
+import Foundation
+import Testing
+import TestSupport
+
+/// The repository's folder (the tests' scripts live in Tests/Browser).
+let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// Runs a program to its end; its status and standard output (standard error goes to a file shown on failure).
+func run(_ program: String, _ arguments: [String], timeout: Double) throws -> (status: Int32, out: String, err: String) {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    p.arguments = [program] + arguments
+    let out = FileManager.default.temporaryDirectory.appendingPathComponent("serve-out-\(UUID().uuidString)")
+    let err = FileManager.default.temporaryDirectory.appendingPathComponent("serve-err-\(UUID().uuidString)")
+    FileManager.default.createFile(atPath: out.path, contents: nil)
+    FileManager.default.createFile(atPath: err.path, contents: nil)
+    defer { try? FileManager.default.removeItem(at: out); try? FileManager.default.removeItem(at: err) }
+    p.standardOutput = try FileHandle(forWritingTo: out)
+    p.standardError = try FileHandle(forWritingTo: err)
+    try p.run()
+    defer { if p.isRunning { p.terminate() } }
+    let deadline = Date().addingTimeInterval(timeout)
+    while p.isRunning && Date() < deadline { usleep(50_000) }
+    if p.isRunning { p.terminate(); p.waitUntilExit() }
+    return (p.terminationStatus, (try? String(contentsOf: out, encoding: .utf8)) ?? "", (try? String(contentsOf: err, encoding: .utf8)) ?? "")
+}
+
+@Suite(.serialized, .timeLimit(.minutes(3)))
+struct ServePageTests {
+    /// The schedule the page computes (the next phase start's board tick, from the events before it) against
+    /// the ticks the board reported, on a board whose clock runs 300 ppm fast: within 2 ms, every phase.
+    @Test func scheduleAgreesWithTheBoardWithin2ms() throws {
+        let board = Process()
+        board.executableURL = motorbreathBinary
+        board.arguments = ["sim-board", "--drift-ppm", "300"]
+        let pipe = Pipe()
+        board.standardOutput = pipe
+        try board.run()
+        defer { board.terminate(); board.waitUntilExit() }
+        let pty = firstLine(of: pipe).trimmingCharacters(in: .whitespacesAndNewlines)
+        let played = try runMotorbreath(["--port", pty, "--pattern", "1.5-0.5-2-1", "--cycles", "3", "--control", "-", "--quiet"],
+                                        timeout: 60, input: "")
+        #expect(played.status == 0, "\(played.stderr)")
+        let events = FileManager.default.temporaryDirectory.appendingPathComponent("serve-events-\(UUID().uuidString).jsonl")
+        try played.stdout.write(to: events, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: events) }
+        let check = try run("node", [repository.appendingPathComponent("Tests/Browser/schedule_check.js").path, events.path], timeout: 30)
+        #expect(check.status == 0, "\(check.err)")
+        let result = try jsonObject(check.out)
+        let compared = result["compared"] as? Int ?? 0
+        let worst = result["worst_ticks"] as? Double ?? .infinity
+        #expect(compared == 11, "phase starts predicted: \(check.out)")  // 4 phases x 3 cycles, the first has none before it
+        #expect(worst <= 2000, "worst \(worst) ticks (µs) off the board: \(check.out)")
+    }
+
+    /// The page in headless Chromium against serve on a sim-board: the circle within 50 ms of the board's ticks,
+    /// the palette dragged by touch reaching the drive log, refusals (foreign Origin, DNS name, no token).
+    @Test func pageInARealBrowser() throws {
+        let shots = FileManager.default.temporaryDirectory.appendingPathComponent("serve-shots-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: shots) }
+        let r = try run("python3", [repository.appendingPathComponent("Tests/Browser/serve_page.py").path,
+                                    "--motorbreath", motorbreathBinary.path, "--shots", shots.path], timeout: 120)
+        #expect(r.status == 0, "\(r.err)\n\(r.out)")
+        let lastLine = r.out.split(separator: "\n").last.map(String.init) ?? ""
+        let result = try jsonObject(lastLine)
+        #expect((result["circle_worst_ms"] as? Double ?? .infinity) <= 50)
+        #expect(result["ws_foreign_origin"] as? Int == 403 && result["ws_no_token"] as? Int == 403)
+        #expect(FileManager.default.fileExists(atPath: shots.appendingPathComponent("serve-phone.png").path))
+    }
+}
