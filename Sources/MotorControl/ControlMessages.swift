@@ -133,7 +133,7 @@ public struct ControlError: Error, CustomStringConvertible, Sendable {
 /// Events as JSON lines.
 public enum ControlEvents {
     /// Every event this build sends (docs/control.md's table lists each).
-    public static let names = ["prepared", "state", "phase", "applied", "refused", "error", "dropped", "finished", "patterns"]
+    public static let names = ["prepared", "state", "phase", "applied", "refused", "error", "dropped", "finished", "patterns", "clock"]
 
     /// The `patterns` event: every preset, its phases in seconds and its cycle's length.
     public static func patterns(id: Any? = nil) -> String {
