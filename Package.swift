@@ -63,7 +63,7 @@ let package = Package(
         // protocol through the same ControlHub, the Host/Origin/token guard.
         .target(
             name: "BreathWeb",
-            dependencies: ["MotorControl", .product(name: "FlyingFox", package: "FlyingFox")],
+            dependencies: ["MotorControl", "Breath", .product(name: "FlyingFox", package: "FlyingFox")],
             resources: [.copy("Page")]
         ),
         // The conformance suite: every clause of protocol.md checked against a board, through its port only.

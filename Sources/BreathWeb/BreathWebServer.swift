@@ -3,6 +3,7 @@
 // are for the command line's plain threads.
 // SPDX-License-Identifier: Apache-2.0
 
+import Breath
 import FlyingFox
 import FlyingSocks
 import Foundation
@@ -13,6 +14,7 @@ public final class BreathWebServer: @unchecked Sendable {
     private let server: HTTPServer
     private let rules = GuardBox()
     private let sockets = SocketCount()
+    private let preview = PreviewSettings()
     private let host: String
     private let token: String?
     private var runTask: Task<Void, Never>?
@@ -42,9 +44,13 @@ public final class BreathWebServer: @unchecked Sendable {
         let rules = self.rules
         let page = PageFiles()
         let ws = WebSocketHTTPHandler(handler: MessageFrameWSHandler(handler: HubSocket(hub: hub, count: sockets)))
-        let root = GuardedHandler(rules: rules, page: page, webSocket: ws)
+        let root = GuardedHandler(rules: rules, page: page, webSocket: ws, preview: preview)
         Task.detached { [server] in await server.appendRoute("*", to: root) }.waitBlocking()
     }
+
+    /// Previews are rendered for this motor at this frame rate (the board's, once it is prepared; until
+    /// then the reference ERM at 250 Hz).
+    public func renderPreviews(motor: MotorProfile, frameRate: Int) { preview.set(motor: motor, frameRate: frameRate) }
 
     /// Starts listening; returns the port (useful with port 0). Throws one line when it cannot listen.
     public func start() throws -> UInt16 {

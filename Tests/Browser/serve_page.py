@@ -100,11 +100,18 @@ def main():
             fail("the page drew no breath within 15 s")
         time.sleep(1.0)
         phone.save_screenshot(os.path.join(args.shots, "serve-phone.png"))
+        scroll_to_preview = "document.getElementById('preview').scrollIntoView({block: 'end'});"
         if args.shots_only:
+            phone.execute_script(scroll_to_preview)
+            time.sleep(0.5)
+            phone.save_screenshot(os.path.join(args.shots, "serve-phone-preview.png"))
             desk = browser(1280, 800)
             desk.get(url)
             time.sleep(3.5)
             desk.save_screenshot(os.path.join(args.shots, "serve-desktop.png"))
+            desk.execute_script(scroll_to_preview)
+            time.sleep(0.5)
+            desk.save_screenshot(os.path.join(args.shots, "serve-desktop-preview.png"))
             desk.quit()
             print(json.dumps({"shots": args.shots}))
             return
@@ -196,7 +203,60 @@ def main():
         if last["value"] > 0.3 or not after < before * 0.5:
             fail("the drive did not follow the palette: intensity %s, mean drive %d before, %d after" % (last["value"], before, after))
 
-        # 3. Refused: a WebSocket from another site's page, a DNS name in Host.
+        # 3. An AHAP file uploaded: the preview shows the file's own intensity, and render's drive and felt.
+        ahap = os.path.join(os.path.dirname(log), "steady.ahap")
+        with open(ahap, "w") as f:
+            json.dump({"Version": 1.0, "Pattern": [
+                {"Event": {"Time": 0.0, "EventType": "HapticContinuous", "EventDuration": 1.0, "EventParameters": [
+                    {"ParameterID": "HapticIntensity", "ParameterValue": 0.8}, {"ParameterID": "HapticSharpness", "ParameterValue": 0.2}]}},
+                {"Event": {"Time": 1.5, "EventType": "HapticContinuous", "EventDuration": 0.5, "EventParameters": [
+                    {"ParameterID": "HapticIntensity", "ParameterValue": 0.4}]}}]}, f)
+        phone.execute_script("window.motorbreath.preview = null; window.motorbreath.exported = null;")
+        phone.find_element("id", "ahap").send_keys(ahap)
+        deadline = time.time() + 10
+        preview = None
+        while time.time() < deadline and not preview:
+            preview = phone.execute_script("return window.motorbreath.preview")
+            time.sleep(0.1)
+        if not preview or "error" in preview:
+            fail("no preview of the uploaded AHAP file: %s" % preview)
+        rendered = subprocess.run([args.motorbreath, "render", "--ahap", ahap, "--format", "csv"], capture_output=True, text=True, check=True).stdout
+        rows = [list(map(float, r.split(","))) for r in rendered.strip().split("\n")[1:]]
+        by_time = {round(r[0], 4): r for r in rows}
+        worst_render = 0.0
+        for i, t in enumerate(preview["time_s"]):
+            r = by_time.get(round(t, 4))
+            if r is None:
+                fail("the preview has a time render has not: %s" % t)
+            worst_render = max(worst_render, abs(r[1] - preview["intensity"][i]), abs(r[2] - preview["drive"][i]), abs(r[3] - preview["felt"][i]))
+            if 0.05 < t < 0.95 and abs(preview["intensity"][i] - 0.8) > 1e-3 or 1.55 < t < 1.95 and abs(preview["intensity"][i] - 0.4) > 1e-3 \
+                    or 1.05 < t < 1.45 and preview["intensity"][i] > 1e-3:
+                fail("the preview's intensity at %.3f s is %s, the file says otherwise" % (t, preview["intensity"][i]))
+        exported = None
+        deadline = time.time() + 5
+        while time.time() < deadline and not exported:
+            exported = phone.execute_script("return window.motorbreath.exported")  # what the Export link downloads
+            time.sleep(0.1)
+        events_out = [p for p in json.loads(exported)["Pattern"] if "Event" in p]
+        result.update(preview_points=len(preview["time_s"]), preview_vs_render=worst_render, preview_duration=preview["duration_s"],
+                      exported_events=len(events_out))
+        if worst_render > 1e-4 or abs(preview["duration_s"] - 2.0) > 1e-9 or len(events_out) != 2:
+            fail("the preview or the export differ: %s" % result)
+
+        # A preset chosen and played: the session changes pattern at once ("at": "now").
+        phone.execute_script("const s = document.getElementById('preset'); s.value = 'box'; s.dispatchEvent(new Event('change'));"
+                             "document.getElementById('play').click();")
+        deadline = time.time() + 5
+        played = []
+        while time.time() < deadline and not played:
+            played = [e for e in phone.execute_script("return window.motorbreath.events")
+                      if e["event"] == "applied" and e["command"] == "pattern" and e.get("pattern") == "box"]
+            time.sleep(0.1)
+        result["preset_played"] = bool(played)
+        if not played:
+            fail("the preset box was not played (no applied pattern event)")
+
+        # 4. Refused: a WebSocket from another site's page, a DNS name in Host.
         here = "127.0.0.1:%d" % port
         result["ws_same_origin"] = handshake(port, here, "http://" + here, "/ws")
         result["ws_foreign_origin"] = handshake(port, here, "http://evil.example", "/ws")
@@ -206,7 +266,7 @@ def main():
     finally:
         phone.quit()
 
-    # 4. Beyond 127.0.0.1 the token is required (127.0.0.2: still this machine only, as tests must).
+    # 5. Beyond 127.0.0.1 the token is required (127.0.0.2: still this machine only, as tests must).
     serve2 = start([args.motorbreath, "serve", "--simulate", "--listen", "127.0.0.2", "--http-port", "0", "--loop"])
     url2 = first_line(serve2, "open ").split()[1]
     port2 = int(url2.rsplit(":", 1)[1].split("/")[0])

@@ -47,6 +47,7 @@
       return;
     }
     schedule.onEvent(e);
+    if (e.event === 'patterns' && window.motorbreath.onPatterns) window.motorbreath.onPatterns(e.patterns, schedule.pattern);
     if (e.event === 'state') { state = Object.assign(state, e); showState(); }
     if (e.event === 'applied' && (e.command === 'intensity' || e.command === 'sharpness' || e.command === 'pace')) send({ command: 'state' });
     if (e.event === 'finished') { finished = true; $('phase').textContent = 'finished'; $('left').textContent = ''; }
@@ -127,6 +128,82 @@
   }
   palette.addEventListener('pointerdown', (ev) => { palette.setPointerCapture(ev.pointerId); paletteAt(ev); });
   palette.addEventListener('pointermove', (ev) => { if (ev.buttons || ev.pointerType === 'touch') paletteAt(ev); });
+
+  // The preview: a preset or a dropped AHAP file, rendered by the server as `render` renders it.
+  const token = new URLSearchParams(location.search).get('token');
+  const api = (path, query) => {
+    const q = new URLSearchParams(query || {});
+    if (token) q.set('token', token);
+    return path + '?' + q.toString();
+  };
+  let previewing = null; // {kind: 'preset', name} or {kind: 'ahap', bytes}
+  function plot(data) {
+    const c = $('plot'), g = c.getContext('2d');
+    g.clearRect(0, 0, c.width, c.height);
+    const t = data.time_s, n = t.length;
+    if (!n) return;
+    const t0 = t[0], t1 = t[n - 1] || 1, pad = 10;
+    const x = (v) => pad + (c.width - 2 * pad) * (v - t0) / (t1 - t0 || 1);
+    const y = (v) => c.height / 2 - (c.height / 2 - pad) * v; // -1...1: the drive may brake below zero
+    g.strokeStyle = '#1e2a36'; g.beginPath(); g.moveTo(pad, y(0)); g.lineTo(c.width - pad, y(0)); g.stroke();
+    for (const [key, colour] of [['drive', '#c9a86a'], ['intensity', '#8fb6d1'], ['felt', '#86c29a']]) {
+      g.strokeStyle = colour; g.lineWidth = 2; g.beginPath();
+      data[key].forEach((v, i) => (i ? g.lineTo(x(t[i]), y(v)) : g.moveTo(x(t[i]), y(v))));
+      g.stroke();
+    }
+  }
+  async function showPreview(response) {
+    const text = await response.text();
+    if (!response.ok) { $('preview-note').textContent = text.trim(); window.motorbreath.preview = { error: text.trim() }; return; }
+    const data = JSON.parse(text);
+    plot(data);
+    $('preview-note').textContent = '· ' + data.name + ', ' + data.duration_s.toFixed(1) + ' s on ' + data.motor;
+    window.motorbreath.preview = data;
+  }
+  function previewPreset(name) {
+    previewing = { kind: 'preset', name };
+    $('play').disabled = false;
+    $('export').href = api('api/ahap', { pattern: name });
+    $('export').setAttribute('download', name + '.ahap');
+    fetch(api('api/preview', { pattern: name })).then(showPreview);
+  }
+  async function previewFile(file) {
+    const bytes = await file.arrayBuffer();
+    previewing = { kind: 'ahap', bytes };
+    // A breath session plays breath patterns; an AHAP file plays with `motorbreath play --ahap FILE`.
+    $('play').disabled = true;
+    $('play').title = 'an AHAP file plays with motorbreath play --ahap FILE';
+    await showPreview(await fetch(api('api/preview'), { method: 'POST', body: bytes }));
+    const ahap = await fetch(api('api/ahap'), { method: 'POST', body: bytes });
+    if (ahap.ok) {
+      const text = await ahap.text();
+      window.motorbreath.exported = text;
+      $('export').href = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+      $('export').setAttribute('download', file.name.replace(/\.[^.]*$/, '') + '.ahap');
+    }
+  }
+  $('preset').addEventListener('change', (ev) => previewPreset(ev.target.value));
+  $('ahap').addEventListener('change', (ev) => { if (ev.target.files[0]) previewFile(ev.target.files[0]); });
+  const drop = $('drop');
+  drop.addEventListener('dragover', (ev) => { ev.preventDefault(); drop.classList.add('over'); });
+  drop.addEventListener('dragleave', () => drop.classList.remove('over'));
+  drop.addEventListener('drop', (ev) => {
+    ev.preventDefault(); drop.classList.remove('over');
+    if (ev.dataTransfer.files[0]) previewFile(ev.dataTransfer.files[0]);
+  });
+  $('play').addEventListener('click', () => {
+    if (previewing && previewing.kind === 'preset') send({ command: 'pattern', pattern: previewing.name, at: 'now' });
+  });
+  function fillPresets(list, current) {
+    const select = $('preset');
+    const names = list.map((p) => p.name);
+    if (current && !names.includes(current)) names.unshift(current);
+    select.innerHTML = '';
+    for (const n of names) { const o = document.createElement('option'); o.value = o.textContent = n; select.appendChild(o); }
+    select.value = current || names[0];
+    if (!previewing) previewPreset(select.value);
+  }
+  window.motorbreath.onPatterns = fillPresets;
 
   connect();
 })();

@@ -95,6 +95,7 @@ struct ServeCommand: ParsableCommand {
         do {
             let prepared = try session.prepare()
             Stderr.write("board: \(prepared.info.displayName), \(prepared.info.motorKind == .lra ? "LRA" : "ERM"), prepared in \(Int(Double(prepared.prepareNs) / 1e6)) ms\n")
+            server.renderPreviews(motor: session.motor, frameRate: Int(prepared.config.frameRateHz))
             let clock = session.channel.clock
             session.onEvent = { controls.emit(controls.line(for: $0, nowNs: clock.nowNs())) }
             var warmup = 0.0
