@@ -17,6 +17,7 @@ public final class BreathWebServer: @unchecked Sendable {
     private let preview = PreviewSettings()
     private let host: String
     private let token: String?
+    private let requestedPort: UInt16
     private var runTask: Task<Void, Never>?
 
     /// Called once when the last open page closes (for `--stop-when-closed`).
@@ -33,6 +34,7 @@ public final class BreathWebServer: @unchecked Sendable {
     public init(hub: ControlHub, host: String, port: UInt16, token: String?) throws {
         self.host = host
         self.token = token
+        requestedPort = port
         let address: any SocketAddress
         do {
             address = host.contains(":") ? try sockaddr_in6.inet6(ip6: host, port: port) as any SocketAddress
@@ -74,7 +76,15 @@ public final class BreathWebServer: @unchecked Sendable {
             }
         }.waitBlocking()
         guard let listening = port.value else {
-            let why = failure.value.map { "\($0)" } ?? "it did not start within 5 s"
+            let why: String
+            switch failure.value {
+            case SocketError.failed(_, let errno, _)? where errno == EADDRINUSE:
+                why = "port \(requestedPort) is in use (another motorbreath serve? --http-port 0 picks a free one)"
+            case SocketError.failed(_, let errno, let message)? where errno == EACCES:
+                why = "\(message) (ports below 1024 need root; pick --http-port 8780)"
+            case let error?: why = "\(error)"
+            case nil: why = "it did not start within 5 s"
+            }
             throw ControlError("cannot listen on \(host): \(why)")
         }
         rules.set(WebGuard(token: token, port: listening))

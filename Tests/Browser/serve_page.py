@@ -279,6 +279,30 @@ def main():
     result["page_no_token"] = c.getresponse().status
     if result["ws_no_token"] != 403 or result["ws_token"] != 101 or result["page_no_token"] != 403:
         fail("token checks: %s" % result)
+
+    # 6. --stop-when-closed: the last page's WebSocket closes, the breath stops, motor off, exit 0.
+    log3 = os.path.join(os.path.dirname(log), "drive3.log")
+    board3 = start([args.motorbreath, "sim-board", "--drive-log", log3])
+    pty3 = first_line(board3, "/dev/")
+    serve3 = start([args.motorbreath, "serve", "--port", pty3, "--http-port", "0", "--loop", "--stop-when-closed"])
+    url3 = first_line(serve3, "open ").split()[1]
+    port3 = int(url3.rsplit(":", 1)[1].split("/")[0])
+    import socket
+    s = socket.create_connection(("127.0.0.1", port3), timeout=5)
+    s.sendall(("GET /ws HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+               "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n" % port3).encode())
+    if b" 101 " not in s.recv(4096):
+        fail("--stop-when-closed: the WebSocket did not open")
+    time.sleep(2.5)  # the breath is playing
+    s.close()
+    try:
+        status = serve3.wait(10)
+    except subprocess.TimeoutExpired:
+        fail("--stop-when-closed: serve still runs 10 s after its last page closed")
+    _, changes3 = read_drive_log(log3)
+    result.update(stop_when_closed_exit=status, last_drive=changes3[-1][1] if changes3 else None)
+    if status != 0 or not changes3 or changes3[-1][1] != 0:
+        fail("--stop-when-closed: exit %s, last drive %s (want 0, 0)" % (status, result["last_drive"]))
     print(json.dumps(result))
 
 

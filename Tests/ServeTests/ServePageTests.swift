@@ -69,6 +69,39 @@ struct ServePageTests {
         let result = try jsonObject(lastLine)
         #expect((result["circle_worst_ms"] as? Double ?? .infinity) <= 50)
         #expect(result["ws_foreign_origin"] as? Int == 403 && result["ws_no_token"] as? Int == 403)
+        #expect(result["preview_vs_render"] as? Double == 0 && result["preset_played"] as? Bool == true)
+        #expect(result["stop_when_closed_exit"] as? Int == 0 && result["last_drive"] as? Int == 0)
         #expect(FileManager.default.fileExists(atPath: shots.appendingPathComponent("serve-phone.png").path))
+    }
+
+    /// SIGTERM while the page's breath plays: exit 143 and the board's drive log ends with the motor off;
+    /// a port already taken is one line and exit 1, before the board is touched.
+    @Test func motorOffOnSigtermAndPortInUseIsOneLine() throws {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("serve-drive-\(UUID().uuidString).log")
+        defer { try? FileManager.default.removeItem(at: log) }
+        let board = Process()
+        board.executableURL = motorbreathBinary
+        board.arguments = ["sim-board", "--drive-log", log.path]
+        let pipe = Pipe()
+        board.standardOutput = pipe
+        try board.run()
+        defer { board.terminate(); board.waitUntilExit() }
+        let pty = firstLine(of: pipe).trimmingCharacters(in: .whitespacesAndNewlines)
+        let serve = try RunningMotorbreath(["serve", "--port", pty, "--http-port", "0", "--loop"])
+        defer { if serve.process.isRunning { serve.process.terminate() } }
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline && !serve.stderrSoFar.contains("board:") { usleep(50_000) }
+        usleep(1_500_000)  // playing
+        // A second serve on the first one's port: refused in one line.
+        let stdout = try String(contentsOfFile: "/proc/\(serve.process.processIdentifier)/fd/1", encoding: .utf8)
+        let port = try #require(stdout.split(separator: ":").last?.split(separator: "/").first.map(String.init))
+        let second = try runMotorbreath(["serve", "--simulate", "--http-port", port], timeout: 20)
+        #expect(second.status == 1)
+        #expect(second.stderr.split(separator: "\n").count == 1 && second.stderr.hasPrefix("motorbreath: cannot listen on 127.0.0.1"), "\(second.stderr)")
+        serve.process.terminate()
+        let ended = serve.finish(timeout: 10)
+        #expect(ended.status == 143, "\(ended.stderr)")
+        let last = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("#") }.last
+        #expect(last?.split(separator: " ").last == "0", "last drive change: \(last ?? "none")")
     }
 }

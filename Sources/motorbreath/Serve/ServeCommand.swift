@@ -51,6 +51,10 @@ struct ServeCommand: ParsableCommand {
     var stopWhenClosed = false
 
     func validate() throws {
+        var v4 = in_addr(), v6 = in6_addr()
+        guard inet_pton(AF_INET, listen, &v4) == 1 || inet_pton(AF_INET6, listen, &v6) == 1 else {
+            throw ValidationError("--listen takes an IP address such as 127.0.0.1, 0.0.0.0 or ::1, got \(listen)")
+        }
         guard breath.ahap == nil else { throw ValidationError("serve plays breath patterns; play an AHAP file with motorbreath play --ahap") }
     }
 
