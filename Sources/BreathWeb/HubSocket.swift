@@ -22,19 +22,72 @@ final class SocketCount: @unchecked Sendable {
     var count: Int { lock.withLock { open } }
 }
 
+/// A page's outgoing events: MotorControl's EventQueue (at most 1000 lines, the oldest dropped first and
+/// a `dropped` event in their place, as on the control socket), read by the WebSocket's writer.
+final class PageQueue: @unchecked Sendable {
+    private let lock = NSLock()
+    private var queue = EventQueue()
+    private var closed = false
+    private var waiter: CheckedContinuation<Void, Never>?
+
+    func send(_ line: String) {
+        let w: CheckedContinuation<Void, Never>? = lock.withLock {
+            if closed { return nil }
+            queue.append(line)
+            defer { waiter = nil }
+            return waiter
+        }
+        w?.resume()
+    }
+
+    func close() {
+        let w: CheckedContinuation<Void, Never>? = lock.withLock {
+            closed = true
+            defer { waiter = nil }
+            return waiter
+        }
+        w?.resume()
+    }
+
+    /// The next line (nil once closed and empty); waits while there is none.
+    func next() async -> String? {
+        while true {
+            enum Step { case line(String), end, wait }
+            let step: Step = lock.withLock {
+                if let line = queue.next() { return .line(line) }
+                return closed ? .end : .wait
+            }
+            switch step {
+            case .line(let line): return line
+            case .end: return nil
+            case .wait:
+                await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+                    let ready = lock.withLock {
+                        if !queue.isEmpty || closed { return true }
+                        waiter = c
+                        return false
+                    }
+                    if ready { c.resume() }
+                }
+            }
+        }
+    }
+}
+
 /// One WebSocket client of the hub: the greeting and the state first (as a socket client gets them), then
-/// every event; each text message in is a command line. At most 1000 events wait for a slow page: the
-/// oldest go first, as on the control socket.
+/// every event; each text message in is a command line.
 struct HubSocket: WSMessageHandler {
     let hub: ControlHub
     let count: SocketCount
 
     func makeMessages(for client: AsyncStream<WSMessage>) async throws -> AsyncStream<WSMessage> {
-        let (out, send) = AsyncStream.makeStream(of: WSMessage.self, bufferingPolicy: .bufferingNewest(1000))
-        let sink = hub.addSink { send.yield(.text(HubSocket.trimmed($0))) }
+        let queue = PageQueue()
+        let out = AsyncStream<WSMessage>(unfolding: { await queue.next().map { .text(HubSocket.trimmed($0)) } })
+        let send = queue
+        let sink = hub.addSink { queue.send($0) }
         if let hello = hub.greeting {
-            send.yield(.text(HubSocket.trimmed(hello)))
-            send.yield(.text(HubSocket.trimmed(hub.stateLine())))
+            queue.send(hello)
+            queue.send(hub.stateLine())
         }
         count.opened()
         let hub = self.hub, count = self.count
@@ -42,15 +95,15 @@ struct HubSocket: WSMessageHandler {
             for await message in client {
                 guard case .text(let text) = message else { continue }
                 for line in text.split(whereSeparator: \.isNewline) where !line.isEmpty {
-                    if line.utf8.count > 65_536 {
-                        send.yield(.text(HubSocket.trimmed(ControlEvents.line(["event": "error", "message": "line too long: a command line is at most 65536 bytes (64 KiB); this one was discarded"]))))
+                    if line.utf8.count > LineReader.limit {
+                        send.send(ControlEvents.line(["event": "error", "message": LineReader.tooLongMessage]))
                         continue
                     }
-                    if let reply = hub.handle(line: String(line)) { send.yield(.text(HubSocket.trimmed(reply))) }
+                    if let reply = hub.handle(line: String(line)) { send.send(reply) }
                 }
             }
             hub.removeSink(sink)
-            send.finish()
+            send.close()
             count.closed()
         }
         return out
