@@ -91,6 +91,35 @@ public final class BreathWebServer: @unchecked Sendable {
         return listening
     }
 
+    /// Throws (one line) when `host:port` cannot be listened on now: checked before the board is opened, so a
+    /// port in use never resets a board. Port 0 is always free.
+    public static func checkFree(host: String, port: UInt16) throws {
+        guard port != 0 else { return }
+        let six = host.contains(":")
+        let fd = socket(six ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        let bound: Int32
+        if six {
+            var a = sockaddr_in6()
+            a.sin6_family = sa_family_t(AF_INET6)
+            a.sin6_port = port.bigEndian
+            inet_pton(AF_INET6, host, &a.sin6_addr)
+            bound = withUnsafePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) } }
+        } else {
+            var a = sockaddr_in()
+            a.sin_family = sa_family_t(AF_INET)
+            a.sin_port = port.bigEndian
+            inet_pton(AF_INET, host, &a.sin_addr)
+            bound = withUnsafePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        }
+        guard bound != 0 else { return }
+        if errno == EADDRINUSE { throw ControlError("cannot listen on \(host): port \(port) is in use (another motorbreath serve? --http-port 0 picks a free one)") }
+        throw ControlError("cannot listen on \(host):\(port): \(String(cString: strerror(errno)))")
+    }
+
     /// Closes the listening socket and every connection (waits up to a second for them).
     public func stop() {
         let server = self.server

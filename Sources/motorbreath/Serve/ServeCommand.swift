@@ -68,6 +68,8 @@ struct ServeCommand: ParsableCommand {
         guard let plan = built.plan else { throw fail("serve plays breath patterns") }
         printNotices(built.notices)
         let pattern = plan.pattern
+        // A port in use is refused before the board is touched (opening an Arduino's port resets it).
+        do { try BreathWebServer.checkFree(host: listen, port: UInt16(httpPort)) } catch { throw fail("\(error)") }
         let connected = try board.connect(quiet: false) {
             .simulated(SimWorld(impairments: LinkImpairments(), pacing: .realTime, seed: 1))
         }
