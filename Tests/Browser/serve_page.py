@@ -266,6 +266,27 @@ def main():
     finally:
         phone.quit()
 
+    # prefers-reduced-motion: the circle keeps its size (its brightness and the words follow the phase).
+    calm = browser(390, 844)
+    try:
+        calm.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
+        calm.get(url)
+        deadline = time.time() + 10
+        while time.time() < deadline and not calm.execute_script("return window.motorbreath && window.motorbreath.drawn"):
+            time.sleep(0.1)
+        looks = set()
+        phases_seen = set()
+        end = time.time() + 5  # box plays now (step 3 chose it): 4 s phases
+        while time.time() < end:
+            looks.add(calm.execute_script("const c = document.getElementById('circle'); return getComputedStyle(c).transform;"))
+            phases_seen.add(calm.execute_script("return document.getElementById('phase').textContent"))
+            time.sleep(0.1)
+        result.update(reduced_motion_transforms=len(looks), reduced_motion_phases=len(phases_seen))
+        if len(looks) != 1 or len(phases_seen) < 2:
+            fail("prefers-reduced-motion: %d circle sizes, %d phase names in 5 s (want 1 size, the phases changing)" % (len(looks), len(phases_seen)))
+    finally:
+        calm.quit()
+
     # 5. Beyond 127.0.0.1 the token is required (127.0.0.2: still this machine only, as tests must).
     serve2 = start([args.motorbreath, "serve", "--simulate", "--listen", "127.0.0.2", "--http-port", "0", "--loop"])
     url2 = first_line(serve2, "open ").split()[1]

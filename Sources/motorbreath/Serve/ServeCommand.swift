@@ -6,6 +6,7 @@ import ArgumentParser
 import BoardAccess
 import Breath
 import BreathWeb
+import Calibration
 import Foundation
 import Glibc
 import MotorControl
@@ -37,6 +38,8 @@ struct ServeCommand: ParsableCommand {
     @OptionGroup var board: BoardArguments
 
     @OptionGroup var breath: BreathArguments
+
+    @OptionGroup(title: "Calibration") var calibration: ProfileArguments
 
     @Flag(help: "Repeat the breath until stopped (from the page, Ctrl-C, or --stop-when-closed).")
     var loop = false
@@ -101,7 +104,6 @@ struct ServeCommand: ParsableCommand {
         do {
             let prepared = try session.prepare()
             Stderr.write("board: \(prepared.info.displayName), \(prepared.info.motorKind == .lra ? "LRA" : "ERM"), prepared in \(Int(Double(prepared.prepareNs) / 1e6)) ms\n")
-            server.renderPreviews(motor: session.motor, frameRate: Int(prepared.config.frameRateHz))
             let clock = session.channel.clock
             session.onEvent = { controls.emit(controls.line(for: $0, nowNs: clock.nowNs())) }
             var warmup = 0.0
@@ -117,7 +119,13 @@ struct ServeCommand: ParsableCommand {
             }
             session.shouldStop = { Signals.pending != 0 }
             controls.greet(ControlEvents.prepared(prepared, pattern: pattern.name))
-            let report = try session.play(plan.pattern, breath: plan.options, loop: loop, motor: session.motor)
+            // A calibration profile (the board's own unless --profile says otherwise) shapes it, as in play.
+            let calibrated = try calibration.forBoard(uniqueID: prepared.info.uniqueID, boardName: prepared.info.name.text)
+            let motor = calibrated?.motor(or: session.motor) ?? session.motor
+            if let calibrated { Stderr.write("profile: \(calibrated.name)\n") }
+            server.renderPreviews(motor: motor, frameRate: Int(prepared.config.frameRateHz))
+            let report = try session.play(plan.pattern, breath: plan.options, loop: loop, motor: motor, feltRange: calibrated?.feltRange,
+                                          warmupMargin: calibrated == nil ? 1.5 : CalibrationProfile.warmupMargin)
             controls.emit(ControlEvents.finished(report))
             Stderr.write("played \(report.framesPlayed)/\(report.framesTotal) frames, \(report.framesLost) lost, motor \(report.motorOffAtExit ? "off" : "STATE UNKNOWN")\n")
             usleep(200_000)  // the pages read `finished` before the server closes
