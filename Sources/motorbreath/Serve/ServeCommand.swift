@@ -101,6 +101,7 @@ struct ServeCommand: ParsableCommand {
             let line = "open \(url)\n"
             _ = line.withCString { Glibc.write(1, $0, strlen($0)) }
         }
+        if token != nil, let first = ServeURLs.urls(listen: listen, port: port, token: token).first { ServeURLs.printQRCode(first) }
         do {
             let prepared = try session.prepare()
             Stderr.write("board: \(prepared.info.displayName), \(prepared.info.motorKind == .lra ? "LRA" : "ERM"), prepared in \(Int(Double(prepared.prepareNs) / 1e6)) ms\n")
