@@ -119,10 +119,20 @@ def main():
         # 1. The circle against the board's ticks: samples of what was drawn, with the page's clock.
         samples = []
         rt_minus_mono_ns = time.time_ns() - time.monotonic_ns()
-        end = time.time() + 8
+        begin = time.time()
+        end = begin + 10
+        paused = resumed = False
         while time.time() < end:
             d = phone.execute_script("return window.motorbreath.drawn")
             samples.append(d)
+            # A pause early in an exhale (2 s long), for 1.2 s: the schedule must go on where the pause left
+            # the breath, with most of the exhale still to come.
+            if not paused and time.time() > begin + 3.5 and d["phase"] == "exhale" and d["progress"] < 0.2:
+                phone.execute_script("window.motorbreath.send({command: 'pause'})")
+                paused = time.time()
+            if paused and not resumed and time.time() > paused + 1.2:
+                phone.execute_script("window.motorbreath.send({command: 'resume'})")
+                resumed = True
             time.sleep(0.07)
         rt_minus_mono_ns = (rt_minus_mono_ns + time.time_ns() - time.monotonic_ns()) / 2
         time.sleep(1.5)  # the phase events of the sampled span arrive about 0.1 s after their ticks
@@ -139,19 +149,31 @@ def main():
                 if first is None or abs(first[0] - e["board_tick"]) > 4010:
                     fail("the hold at tick %d is not on the drive log (first brake %s)" % (e["board_tick"], first))
                 holds_checked += 1
-        worst, compared = 0.0, 0
+        applied = {e["command"]: e["board_tick"] for e in events if e["event"] == "applied" and e["command"] in ("pause", "resume")}
+        if set(applied) != {"pause", "resume"}:
+            fail("the pause and the resume did not both reach the motor: %s" % applied)
+        pause_tick, resume_tick = applied["pause"], applied["resume"]
+
+        def active(x):  # board ticks of breath: the pause's span does not count
+            return x - max(0, min(x, resume_tick) - pause_tick) if x > pause_tick else x
+        worst, compared, compared_after_resume = 0.0, 0, 0
         for d in samples:
             mono_ns = d["pageMs"] * 1e6 - rt_minus_mono_ns
             tick = header["offset"] + (mono_ns - header["boot"]) * header["hz"] / 1e9 * (1 + header["drift"] / 1e6)
+            if pause_tick <= tick <= resume_tick + 300_000:
+                continue  # paused (and the page hearing of the resume): the circle waits
             before = [e for e in phases if e["board_tick"] <= tick]
             after = [e for e in phases if e["board_tick"] > tick]
             if not before or not after:
                 continue
             a, b = before[-1], after[0]
-            length_ms = (b["board_tick"] - a["board_tick"]) / 1000
-            true_size = sizes[a["phase"]]((tick - a["board_tick"]) / (b["board_tick"] - a["board_tick"]))
+            span = active(b["board_tick"]) - active(a["board_tick"])
+            length_ms = span / 1000
+            true_size = sizes[a["phase"]]((active(tick) - active(a["board_tick"])) / span)
+            if a["board_tick"] < pause_tick < b["board_tick"] and tick > resume_tick:
+                compared_after_resume += 1
             drawn = (d["scale"] - 0.4) / 0.6
-            to_edge = min(tick - a["board_tick"], b["board_tick"] - tick) / 1000
+            to_edge = min(active(tick) - active(a["board_tick"]), active(b["board_tick"]) - active(tick)) / 1000
             if d["phase"] != a["phase"]:
                 err = to_edge  # drawn in the neighbouring phase: late or early by at least this much
             elif a["phase"] in ("inhale", "exhale"):
@@ -160,10 +182,13 @@ def main():
                 err = 0.0
             worst = max(worst, err)
             compared += 1
-        result.update(samples=compared, circle_worst_ms=round(worst, 1), holds_on_drive_log=holds_checked)
+        result.update(samples=compared, circle_worst_ms=round(worst, 1), holds_on_drive_log=holds_checked,
+                      samples_in_the_resumed_phase=compared_after_resume)
         print("circle: %s" % result, file=sys.stderr)
         if compared < 40:
             fail("only %d samples could be compared" % compared)
+        if compared_after_resume < 3:
+            fail("only %d samples in the phase the pause interrupted" % compared_after_resume)
         if worst > 50:
             fail("the circle was %.1f ms off the board's ticks" % worst)
 

@@ -8,7 +8,7 @@
   const reduced = window.matchMedia('(prefers-reduced-motion: reduce)');
   const pageMs = () => performance.timeOrigin + performance.now();
   const MIN = 0.4, MAX = 1.0;
-  let socket = null, state = {}, finished = false, baseSharpness = 0.3;
+  let socket = null, state = {}, finished = false, baseSharpness = 0.3, dragging = false;
   const events = []; // the last events, for tests and debugging
   window.motorbreath = { schedule, events, send: (c) => send(c), drawn: null };
 
@@ -36,7 +36,7 @@
     pendingClock.set(id, pageMs());
     send({ command: 'clock', id });
   }
-  setInterval(() => { if (clockCount < 8 || clockCount % 1 === 0) syncClock(); }, 2000);
+  setInterval(syncClock, 2000);
   for (let i = 1; i <= 5; i++) setTimeout(syncClock, 150 * i);
 
   function receive(e) {
@@ -49,7 +49,11 @@
     schedule.onEvent(e);
     if (e.event === 'patterns' && window.motorbreath.onPatterns) window.motorbreath.onPatterns(e.patterns, schedule.pattern);
     if (e.event === 'state') { state = Object.assign(state, e); showState(); }
-    if (e.event === 'applied' && (e.command === 'intensity' || e.command === 'sharpness' || e.command === 'pace')) send({ command: 'state' });
+    if (e.event === 'applied') {
+      // Any client's change (this page's, another page's, a program's on the socket): show where it left things.
+      if (e.command === 'pause' || e.command === 'resume') { state.paused = e.command === 'pause'; showState(); }
+      send({ command: 'state' });
+    }
     if (e.event === 'finished') { finished = true; $('phase').textContent = 'finished'; $('left').textContent = ''; }
     if (e.event === 'error') $('status').textContent = e.message;
     if (e.event === 'refused') $('status').textContent = e.reason;
@@ -66,6 +70,10 @@
     if (typeof state.sharpness_effective === 'number') baseSharpness = state.sharpness_effective - (state.sharpness || 0);
     $('strength').textContent = typeof state.strength === 'number' ? '· strength ' + Math.round(state.strength * 100) + ' %' : '';
     $('pause').textContent = state.paused ? 'Resume' : 'Pause';
+    if (!dragging && typeof state.intensity === 'number' && typeof state.sharpness_effective === 'number') {
+      $('dot').style.top = ((1 - state.intensity) * 100) + '%';
+      $('dot').style.left = (state.sharpness_effective * 100) + '%';
+    }
   }
 
   function draw() {
@@ -126,7 +134,9 @@
     send({ command: 'sharpness', value: Math.max(-1, Math.min(1, queued.sharpness)) });
     queued = null;
   }
-  palette.addEventListener('pointerdown', (ev) => { palette.setPointerCapture(ev.pointerId); paletteAt(ev); });
+  palette.addEventListener('pointerdown', (ev) => { dragging = true; palette.setPointerCapture(ev.pointerId); paletteAt(ev); });
+  palette.addEventListener('pointerup', () => { dragging = false; });
+  palette.addEventListener('pointercancel', () => { dragging = false; });
   palette.addEventListener('pointermove', (ev) => { if (ev.buttons || ev.pointerType === 'touch') paletteAt(ev); });
 
   // The preview: a preset or a dropped AHAP file, rendered by the server as `render` renders it.
