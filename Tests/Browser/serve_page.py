@@ -85,7 +85,7 @@ def main():
     log = os.path.join(tempfile.mkdtemp(prefix="motorbreath-serve."), "drive.log")
     board = start([args.motorbreath, "sim-board", "--drive-log", log])
     pty = first_line(board, "/dev/")
-    serve = start([args.motorbreath, "serve", "--port", pty, "--http-port", "0", "--loop", "--pattern", args.pattern])
+    serve = start([args.motorbreath, "serve", "--port", pty, "--http-port", "0", "--pattern", args.pattern])
     url = first_line(serve, "open ").split()[1]
     port = int(url.rsplit(":", 1)[1].split("/")[0])
     result = {"url": url}
@@ -313,7 +313,7 @@ def main():
         calm.quit()
 
     # 5. Beyond 127.0.0.1 the token is required (127.0.0.2: still this machine only, as tests must).
-    serve2 = start([args.motorbreath, "serve", "--simulate", "--listen", "127.0.0.2", "--http-port", "0", "--loop"])
+    serve2 = start([args.motorbreath, "serve", "--simulate", "--listen", "127.0.0.2", "--http-port", "0"])
     url2 = first_line(serve2, "open ").split()[1]
     port2 = int(url2.rsplit(":", 1)[1].split("/")[0])
     token = url2.split("token=")[1]
@@ -330,7 +330,7 @@ def main():
     log3 = os.path.join(os.path.dirname(log), "drive3.log")
     board3 = start([args.motorbreath, "sim-board", "--drive-log", log3])
     pty3 = first_line(board3, "/dev/")
-    serve3 = start([args.motorbreath, "serve", "--port", pty3, "--http-port", "0", "--loop", "--stop-when-closed"])
+    serve3 = start([args.motorbreath, "serve", "--port", pty3, "--http-port", "0", "--stop-when-closed"])
     url3 = first_line(serve3, "open ").split()[1]
     port3 = int(url3.rsplit(":", 1)[1].split("/")[0])
     import socket

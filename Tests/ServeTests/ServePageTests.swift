@@ -87,7 +87,7 @@ struct ServePageTests {
         try board.run()
         defer { board.terminate(); board.waitUntilExit() }
         let pty = firstLine(of: pipe).trimmingCharacters(in: .whitespacesAndNewlines)
-        let serve = try RunningMotorbreath(["serve", "--port", pty, "--http-port", "0", "--loop"])
+        let serve = try RunningMotorbreath(["serve", "--port", pty, "--http-port", "0"])
         defer { if serve.process.isRunning { serve.process.terminate() } }
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline && !serve.stderrSoFar.contains("board:") { usleep(50_000) }

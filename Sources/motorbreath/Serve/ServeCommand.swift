@@ -18,7 +18,8 @@ struct ServeCommand: ParsableCommand {
         commandName: "serve",
         abstract: "Play a breath and show it in a browser: the breath circle, strength and pace, from any page.",
         discussion: """
-            Plays the breath as `motorbreath play` does and serves a page that shows it: a circle that grows \
+            Plays the breath as `motorbreath play` does (repeating it until stopped, unless --cycles or \
+            --minutes give it a length) and serves a page that shows it: a circle that grows \
             with the inhale and shrinks with the exhale, the phase, the seconds left, the cycle, and sliders \
             for strength and pace. Open the printed URL. The page speaks the control protocol of \
             docs/control.md over a WebSocket at /ws, so every change goes through the same checks as the \
@@ -30,7 +31,7 @@ struct ServeCommand: ParsableCommand {
 
             Examples:
               motorbreath serve --simulate                  # then open the printed URL
-              motorbreath serve --port /dev/ttyUSB0 --pattern box --loop
+              motorbreath serve --port /dev/ttyUSB0 --pattern box --cycles 10
               motorbreath serve --simulate --listen 0.0.0.0 --stop-when-closed
             """
     )
@@ -41,8 +42,9 @@ struct ServeCommand: ParsableCommand {
 
     @OptionGroup(title: "Calibration") var calibration: ProfileArguments
 
-    @Flag(help: "Repeat the breath until stopped (from the page, Ctrl-C, or --stop-when-closed).")
-    var loop = false
+    /// A page is opened after the URL is printed: the breath repeats until stopped (the page's Stop, Ctrl-C,
+    /// --stop-when-closed) unless --cycles or --minutes give it a length.
+    var loop: Bool { breath.cycles == nil && breath.minutes == nil }
 
     @Option(help: ArgumentHelp("The address to listen on: 127.0.0.1 (the default: this machine only), 0.0.0.0 (every network of this machine), or one address; any but 127.0.0.1 and ::1 requires the printed token.", valueName: "address"))
     var listen = "127.0.0.1"
