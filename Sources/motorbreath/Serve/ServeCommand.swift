@@ -6,7 +6,6 @@ import ArgumentParser
 import BoardAccess
 import Breath
 import BreathWeb
-import Calibration
 import Foundation
 import Glibc
 import MotorControl
@@ -104,42 +103,6 @@ struct ServeCommand: ParsableCommand {
             _ = line.withCString { Glibc.write(1, $0, strlen($0)) }
         }
         if token != nil, let first = ServeURLs.urls(listen: listen, port: port, token: token).first { ServeURLs.printQRCode(first) }
-        do {
-            let prepared = try session.prepare()
-            Stderr.write("board: \(prepared.info.displayName), \(prepared.info.motorKind == .lra ? "LRA" : "ERM"), prepared in \(Int(Double(prepared.prepareNs) / 1e6)) ms\n")
-            let clock = session.channel.clock
-            session.onEvent = { controls.emit(controls.line(for: $0, nowNs: clock.nowNs())) }
-            var warmup = 0.0
-            let frames = Box<any SteerableFrames>()
-            session.willPlay = { _, source in
-                warmup = Double(source.warmupFrames) / Double(prepared.config.frameRateHz)
-                frames.value = source.steerable
-            }
-            session.onStatus = { live in
-                var breathTime = live
-                breathTime.elapsed -= warmup
-                controls.noteSessionState(PlayControls.stateFields(breathTime, frames: frames.value, board: prepared.info.displayName))
-            }
-            session.shouldStop = { Signals.pending != 0 }
-            controls.greet(ControlEvents.prepared(prepared, pattern: pattern.name))
-            // A calibration profile (the board's own unless --profile says otherwise) shapes it, as in play.
-            let calibrated = try calibration.forBoard(uniqueID: prepared.info.uniqueID, boardName: prepared.info.name.text)
-            let motor = calibrated?.motor(or: session.motor) ?? session.motor
-            if let calibrated { Stderr.write("profile: \(calibrated.name)\n") }
-            server.renderPreviews(motor: motor, frameRate: Int(prepared.config.frameRateHz))
-            let report = try session.play(plan.pattern, breath: plan.options, loop: loop, motor: motor, feltRange: calibrated?.feltRange,
-                                          warmupMargin: calibrated == nil ? 1.5 : CalibrationProfile.warmupMargin)
-            controls.emit(ControlEvents.finished(report))
-            Stderr.write("played \(report.framesPlayed)/\(report.framesTotal) frames, \(report.framesLost) lost, motor \(report.motorOffAtExit ? "off" : "STATE UNKNOWN")\n")
-            usleep(200_000)  // the pages read `finished` before the server closes
-            if !report.motorOffAtExit { throw fail("could not confirm the motor is off") }
-            if report.interrupted && !closedByPage.isSet { throw ExitCode(Signals.pending != 0 ? Signals.exitCode : 130) }
-        } catch let error as SessionError {
-            let report = session.player?.report ?? PlayReport()
-            if session.player == nil { _ = session.channel.stopNow(timeoutMs: session.options.replyTimeoutMs) }
-            controls.emit(ControlEvents.line(["event": "error", "message": error.description, "report": ControlEvents.reportFields(report)]))
-            if Signals.pending != 0 { throw ExitCode(Signals.exitCode) }
-            throw fail(error.description)
-        }
+        try serveBreath(plan, session: session, controls: controls, server: server, closedByPage: closedByPage)
     }
 }
