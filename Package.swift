@@ -114,7 +114,7 @@ let package = Package(
         ),
         // `motorbreath serve`: the guard's rules (fast), the page's schedule against a board and the page in
         // headless Chromium (real time; node, python3 with selenium, chromium and chromium-driver: .ci/install).
-        .testTarget(name: "ServeTests", dependencies: ["BreathWeb", "TestSupport"]),
+        .testTarget(name: "ServeTests", dependencies: ["BreathWeb", "MotorControl", "MotorSession", "Breath", "TestSupport"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["MotorSession", "MotorControl", "SimBoard", "SerialLink", "Breath", "MotorWire", "motorbreath", "TestSupport"]

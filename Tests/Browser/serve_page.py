@@ -192,6 +192,17 @@ def main():
         if worst > 50:
             fail("the circle was %.1f ms off the board's ticks" % worst)
 
+        # The page's messages go through the command line's range checks: intensity 2 is an error, not a change.
+        phone.execute_script("window.motorbreath.send({command: 'intensity', value: 2, id: 'too-strong'})")
+        deadline = time.time() + 5
+        refused = []
+        while time.time() < deadline and not refused:
+            refused = [e for e in phone.execute_script("return window.motorbreath.events") if e.get("id") == "too-strong"]
+            time.sleep(0.1)
+        result["range_checked"] = refused[0].get("message") if refused else None
+        if not refused or refused[0]["event"] != "error" or "0...1" not in refused[0]["message"]:
+            fail("intensity 2 from the page was not refused as the command line refuses it: %s" % refused)
+
         # 2. The palette, dragged with a finger: low intensity, then the drive log's inhale peaks fall.
         r = phone.execute_script("const p = document.getElementById('palette'); p.scrollIntoView({block: 'center'});"
                                  "const b = p.getBoundingClientRect(); return {x: b.left, y: b.top, width: b.width, height: b.height};")
