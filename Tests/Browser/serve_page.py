@@ -7,11 +7,17 @@
 # SPDX-License-Identifier: Apache-2.0
 import argparse, http.client, json, os, subprocess, sys, tempfile, time
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
-from selenium.webdriver.common.actions.action_builder import ActionBuilder
-from selenium.webdriver.common.actions.pointer_input import PointerInput
-from selenium.webdriver.common.actions import interaction
+try:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.actions.action_builder import ActionBuilder
+    from selenium.webdriver.common.actions.pointer_input import PointerInput
+    from selenium.webdriver.common.actions import interaction
+except ImportError:
+    sys.exit("FAIL: selenium is missing (bash .ci/install --tests installs it, with chromium and chromium-driver)")
+for tool in ("/usr/bin/chromium", "/usr/bin/chromedriver"):
+    if not os.access(tool, os.X_OK):
+        sys.exit("FAIL: %s is missing (bash .ci/install --tests installs chromium and chromium-driver)" % tool)
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--motorbreath", default=".build/debug/motorbreath")
