@@ -45,7 +45,9 @@ public final class BreathWebServer: @unchecked Sendable {
         server = HTTPServer(address: address, timeout: 15, logger: .disabled)
         let rules = self.rules
         let page = PageFiles()
-        let ws = WebSocketHTTPHandler(handler: MessageFrameWSHandler(handler: HubSocket(hub: hub, count: sockets)))
+        let recent = RecentPhases()
+        _ = hub.addSink { recent.note($0) }
+        let ws = WebSocketHTTPHandler(handler: MessageFrameWSHandler(handler: HubSocket(hub: hub, count: sockets, recent: recent)))
         let root = GuardedHandler(rules: rules, page: page, webSocket: ws, preview: preview)
         Task.detached { [server] in await server.appendRoute("*", to: root) }.waitBlocking()
     }

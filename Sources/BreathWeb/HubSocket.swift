@@ -74,11 +74,27 @@ final class PageQueue: @unchecked Sendable {
     }
 }
 
+/// The last two `phase` events, for a page that opens mid-phase: with them it draws the breath at once
+/// instead of waiting for the next phase to begin (up to a whole phase), and knows the board's period.
+final class RecentPhases: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+
+    func note(_ line: String) {
+        guard line.contains(#""event":"phase""#) else { return }
+        lock.withLock { lines = Array((lines + [line]).suffix(2)) }
+    }
+
+    var last: [String] { lock.withLock { lines } }
+}
+
 /// One WebSocket client of the hub: the greeting and the state first (as a socket client gets them), then
-/// every event; each text message in is a command line.
+/// the phase events of the phase playing (and the one before), then every event; each text message in
+/// is a command line.
 struct HubSocket: WSMessageHandler {
     let hub: ControlHub
     let count: SocketCount
+    let recent: RecentPhases
 
     func makeMessages(for client: AsyncStream<WSMessage>) async throws -> AsyncStream<WSMessage> {
         let queue = PageQueue()
@@ -88,6 +104,7 @@ struct HubSocket: WSMessageHandler {
         if let hello = hub.greeting {
             queue.send(hello)
             queue.send(hub.stateLine())
+            recent.last.forEach(queue.send)
         }
         count.opened()
         let hub = self.hub, count = self.count
