@@ -32,7 +32,8 @@ func run(_ program: String, _ arguments: [String], timeout: Double) throws -> (s
 @Suite(.serialized, .timeLimit(.minutes(3)))
 struct ServePageTests {
     /// The schedule the page computes (the next phase start's board tick, from the events before it) against
-    /// the ticks the board reported, on a board whose clock runs 300 ppm fast: within 2 ms, every phase.
+    /// the ticks the board reported, on a board whose clock runs 300 ppm fast, with a change of pace in the
+    /// second phase (13 breaths a minute: phases no longer whole frames long): within 2 ms, every phase.
     @Test func scheduleAgreesWithTheBoardWithin2ms() throws {
         let board = Process()
         board.executableURL = motorbreathBinary
@@ -42,18 +43,33 @@ struct ServePageTests {
         try board.run()
         defer { board.terminate(); board.waitUntilExit() }
         let pty = firstLine(of: pipe).trimmingCharacters(in: .whitespacesAndNewlines)
-        let played = try runMotorbreath(["--port", pty, "--pattern", "1.5-0.5-2-1", "--cycles", "3", "--control", "-", "--quiet"],
-                                        timeout: 60, input: "")
-        #expect(played.status == 0, "\(played.stderr)")
         let events = FileManager.default.temporaryDirectory.appendingPathComponent("serve-events-\(UUID().uuidString).jsonl")
-        try played.stdout.write(to: events, atomically: true, encoding: .utf8)
+        FileManager.default.createFile(atPath: events.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: events) }
+        let play = Process()
+        play.executableURL = motorbreathBinary
+        play.arguments = ["--port", pty, "--pattern", "1.5-0.5-2-1", "--cycles", "4", "--control", "-", "--quiet"]
+        let commands = Pipe()
+        play.standardInput = commands
+        play.standardOutput = try FileHandle(forWritingTo: events)
+        play.standardError = FileHandle.nullDevice
+        try play.run()
+        defer { if play.isRunning { play.terminate() } }
+        // The pace as the page sends it, then the state the page asks for (it learns the new bpm from it).
+        usleep(3_000_000)
+        commands.fileHandleForWriting.write(Data(#"{"command":"pace","bpm":13}"#.utf8 + [10] + #"{"command":"state"}"#.utf8 + [10]))
+        let deadline = Date().addingTimeInterval(60)
+        while play.isRunning && Date() < deadline { usleep(50_000) }
+        try commands.fileHandleForWriting.close()
+        #expect(!play.isRunning && play.terminationStatus == 0)
         let check = try run("node", [repository.appendingPathComponent("Tests/Browser/schedule_check.js").path, events.path], timeout: 30)
         #expect(check.status == 0, "\(check.err)")
         let result = try jsonObject(check.out)
         let compared = result["compared"] as? Int ?? 0
         let worst = result["worst_ticks"] as? Double ?? .infinity
-        #expect(compared == 11, "phase starts predicted: \(check.out)")  // 4 phases x 3 cycles, the first has none before it
+        let text = (try? String(contentsOf: events, encoding: .utf8)) ?? ""
+        #expect(text.contains(#""command":"pace""#) && text.contains(#""event":"applied""#), "the pace change reached the motor")
+        #expect(compared == 15, "phase starts predicted: \(check.out)")  // 4 phases x 4 cycles, the first has none before it
         #expect(worst <= 2000, "worst \(worst) ticks (µs) off the board: \(check.out)")
     }
 

@@ -17,9 +17,8 @@
   }
 
   /**
-   * The planned schedule. Phase starts fall on frames: the next phase begins round(seconds x frame rate)
-   * frames after the last `phase` event's frame (exact when phase lengths are whole frames, as every
-   * preset's are), at that frame's board tick (ticks per frame measured from the events, nominal before),
+   * The planned schedule, laid out as the host's plan is: each phase starts where the one before ended
+   * (its seconds x the pace's scale), on the first frame at or after that time, at that frame's board tick (ticks per frame measured from the events, nominal before),
    * and at the host's wall-clock time for that tick (from the events' unix_ms); the page's clock is mapped
    * to the host's by the `clock` exchange. Every `phase` event re-anchors it.
    */
@@ -55,7 +54,7 @@
           if (e.command === 'resume' && this.last && this.pauseAt) {
             // The breath goes on where the pause left it: the schedule moves by the pause's length.
             const df = e.frame - this.pauseAt.frame, dt = e.board_tick - this.pauseAt.tick;
-            this.last.frame += df; this.last.tick += dt; this.last.unixMs += dt * this.msPerTick();
+            this.last.frame += df; this.last.tick += dt; this.last.unixMs += dt * this.msPerTick(); this.last.t += df / this.frameRate;
             this.prev = null; this.pauseAt = null;
           }
           if (e.command === 'pace') this.bpm = e.bpm;
@@ -77,8 +76,11 @@
         const next = (this.last.index + 1) % phases.length;
         if (phases[next].phase === e.phase) index = next;
       }
+      // The phase's start in breath seconds as the host's plan has it: the one this schedule predicted for
+      // this frame (after a pace change, phases no longer start on whole frames), else the frame's own time.
+      const predicted = this.upcoming(8).find((u) => u.frame === e.frame);
       const anchor = { frame: e.frame, tick: e.board_tick, unixMs: e.unix_ms, index: Math.max(0, index), cycle: e.cycle,
-        pattern: e.pattern, scale: this.scale() };
+        pattern: e.pattern, scale: this.scale(), t: predicted ? predicted.t : e.frame / this.frameRate };
       if (this.last && anchor.frame > this.last.frame) this.prev = this.last;
       this.last = anchor;
     }
@@ -114,20 +116,24 @@
     upcoming(count) {
       const out = [];
       if (!this.last || !this.phases) return out;
-      const tpf = this.ticksPerFrame(), mpt = this.msPerTick();
-      let { frame, index, cycle } = this.last;
+      const tpf = this.ticksPerFrame(), mpt = this.msPerTick(), fr = this.frameRate;
+      // As the host lays the plan out: each phase starts where the last ended (seconds x the pace's scale),
+      // on the first frame at or after that time.
+      const frameAt = (t) => Math.ceil(t * fr - 1e-9);
+      const base = this.last.frame - frameAt(this.last.t);
+      let { index, cycle, t } = this.last;
       const scale = this.last.scale;
       for (let k = 0; k <= count; k++) {
+        const frame = base + frameAt(t);
         const seconds = this.phases[index].seconds * (k === 0 ? scale : this.scale());
-        const frames = Math.round(seconds * this.frameRate);
         const tick = this.last.tick + Math.floor((frame - this.last.frame) * tpf);
         out.push({ frame, tick, unixMs: this.last.unixMs + (tick - this.last.tick) * mpt, phase: this.phases[index].phase,
-          index, cycle, frames, seconds: frames / this.frameRate });
-        frame += frames;
+          index, cycle, t, seconds });
+        t += seconds;
         index += 1;
         if (index >= this.phases.length) { index = 0; cycle += 1; }
       }
-      return out.slice(0);
+      return out;
     }
 
     /** The next phase start's board tick after the last event (for the tests). */
