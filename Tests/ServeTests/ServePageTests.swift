@@ -121,3 +121,19 @@ struct ServePageTests {
         #expect(last?.split(separator: " ").last == "0", "last drive change: \(last ?? "none")")
     }
 }
+
+/// The page's schedule on recorded sessions (Tests/Browser/fixtures): a pace whose `state` reached the page
+/// just before a boundary the host did not change (it waited for the next one), and a pace then a pattern
+/// change. Every phase start the schedule predicts agrees with the board's within 2 ms.
+@Suite(.timeLimit(.minutes(3)))
+struct ScheduleFixtureTests {
+    @Test(arguments: ["pace-race.jsonl", "pace-then-pattern.jsonl"])
+    func recordedSession(_ name: String) throws {
+        let fixture = repository.appendingPathComponent("Tests/Browser/fixtures/\(name)").path
+        let check = try run("node", [repository.appendingPathComponent("Tests/Browser/schedule_check.js").path, fixture], timeout: 30)
+        #expect(check.status == 0, "\(check.err)")
+        let result = try jsonObject(check.out)
+        #expect((result["compared"] as? Int ?? 0) >= 12, "\(check.out)")
+        #expect((result["worst_ticks"] as? Double ?? .infinity) <= 2000, "\(check.out)")
+    }
+}

@@ -25,11 +25,26 @@
   class BreathSchedule {
     constructor() {
       this.frameRate = 250; this.clockHz = 1e6;
-      this.presets = {}; this.pattern = null; this.phases = null;
-      this.bpm = null; this.paused = false;
-      this.last = null; this.prev = null; // {frame, tick, unixMs, index, cycle, pattern, scale}
+      this.presets = {};
+      // The pattern and pace asked for (prepared, state: a change shows there at once) and the pace playing
+      // (the first state's, then each applied pace's, or a new pattern's own): a change takes effect at a
+      // boundary the host picks (a pace at the next phase, a pattern at the next cycle).
+      this.requested = null; this.bpm = null; this.playingBpm = null; this.paused = false;
+      this.last = null; this.prev = null; // {frame, tick, unixMs, index, cycle, pattern, phases, scale, t}
       this.offsetMs = 0; this.bestRtt = Infinity; // host unix ms = page ms + offsetMs
       this.pauseAt = null;
+    }
+
+    /** The pattern as last asked for. */
+    get pattern() { return this.requested; }
+
+    phasesFor(name) { return phasesOf(name, this.presets); }
+
+    /** How much longer than written the phases `phases` play at `bpm`. */
+    static scaleFor(phases, bpm) {
+      if (!phases || !bpm) return 1;
+      const cycle = phases.reduce((a, p) => a + p.seconds, 0);
+      return cycle > 0 ? (60 / bpm) / cycle : 1;
     }
 
     /** Feeds one event of the control protocol (a parsed object). */
@@ -37,15 +52,14 @@
       switch (e.event) {
         case 'prepared':
           this.frameRate = e.frame_rate || 250;
-          this.setPattern(e.pattern);
+          this.requested = e.pattern;
           break;
         case 'patterns':
           for (const p of e.patterns) this.presets[p.name] = p.phases;
-          if (this.pattern) this.setPattern(this.pattern);
           break;
         case 'state':
-          if (e.pattern !== undefined && e.pattern !== this.pattern && !this.last) this.setPattern(e.pattern);
-          if (typeof e.bpm === 'number') this.bpm = e.bpm;
+          if (e.pattern !== undefined) this.requested = e.pattern;
+          if (typeof e.bpm === 'number') { this.bpm = e.bpm; if (this.playingBpm === null) this.playingBpm = e.bpm; }
           if (typeof e.paused === 'boolean') this.paused = e.paused;
           break;
         case 'phase': this.onPhase(e); break;
@@ -57,39 +71,33 @@
             this.last.frame += df; this.last.tick += dt; this.last.unixMs += dt * this.msPerTick(); this.last.t += df / this.frameRate;
             this.prev = null; this.pauseAt = null;
           }
-          if (e.command === 'pace') this.bpm = e.bpm;
+          if (e.command === 'pace') {
+            this.bpm = e.bpm; this.playingBpm = e.bpm;
+            // It began with the phase the last event announced: that phase plays at the new pace.
+            if (this.last && e.frame === this.last.frame) this.last.scale = BreathSchedule.scaleFor(this.last.phases, e.bpm);
+          }
           break;
       }
     }
 
-    setPattern(name) {
-      this.pattern = name;
-      this.phases = phasesOf(name, this.presets);
-    }
-
     onPhase(e) {
-      const phases = phasesOf(e.pattern, this.presets) || this.phases;
-      if (e.pattern !== this.pattern) { this.pattern = e.pattern; this.phases = phases; }
-      let index = phases ? phases.findIndex((p) => p.phase === e.phase) : 0;
+      const phases = this.phasesFor(e.pattern) || (this.last && this.last.phases);
+      if (!phases) return;
+      // A new pattern plays at its own pace (it replaces a pace change).
+      if (this.last && e.pattern !== this.last.pattern) this.playingBpm = 60 / phases.reduce((a, p) => a + p.seconds, 0);
+      let index = Math.max(0, phases.findIndex((p) => p.phase === e.phase));
       // Two phases of one name (the sigh's two inhales): the one after the last.
-      if (this.last && phases && this.last.pattern === e.pattern) {
+      if (this.last && this.last.pattern === e.pattern) {
         const next = (this.last.index + 1) % phases.length;
         if (phases[next].phase === e.phase) index = next;
       }
       // The phase's start in breath seconds as the host's plan has it: the one this schedule predicted for
       // this frame (after a pace change, phases no longer start on whole frames), else the frame's own time.
       const predicted = this.upcoming(8).find((u) => u.frame === e.frame);
-      const anchor = { frame: e.frame, tick: e.board_tick, unixMs: e.unix_ms, index: Math.max(0, index), cycle: e.cycle,
-        pattern: e.pattern, scale: this.scale(), t: predicted ? predicted.t : e.frame / this.frameRate };
+      const anchor = { frame: e.frame, tick: e.board_tick, unixMs: e.unix_ms, index, cycle: e.cycle, pattern: e.pattern, phases,
+        scale: BreathSchedule.scaleFor(phases, this.playingBpm), t: predicted ? predicted.t : e.frame / this.frameRate };
       if (this.last && anchor.frame > this.last.frame) this.prev = this.last;
       this.last = anchor;
-    }
-
-    /** How much longer than written each phase plays at the current pace. */
-    scale() {
-      if (!this.phases || !this.bpm) return 1;
-      const cycle = this.phases.reduce((a, p) => a + p.seconds, 0);
-      return cycle > 0 ? (60 / this.bpm) / cycle : 1;
     }
 
     /** Board ticks per frame: from the last two phase events when they agree with the nominal within 1 %. */
@@ -115,23 +123,31 @@
     /** The phase starts after the last event: [{frame, tick, unixMs, phase, index, cycle, seconds}], `count` of them. */
     upcoming(count) {
       const out = [];
-      if (!this.last || !this.phases) return out;
+      if (!this.last) return out;
       const tpf = this.ticksPerFrame(), mpt = this.msPerTick(), fr = this.frameRate;
       // As the host lays the plan out: each phase starts where the last ended (seconds x the pace's scale),
       // on the first frame at or after that time.
       const frameAt = (t) => Math.ceil(t * fr - 1e-9);
       const base = this.last.frame - frameAt(this.last.t);
-      let { index, cycle, t } = this.last;
-      const scale = this.last.scale;
+      let { index, cycle, t, phases, pattern } = this.last;
       for (let k = 0; k <= count; k++) {
         const frame = base + frameAt(t);
-        const seconds = this.phases[index].seconds * (k === 0 ? scale : this.scale());
+        // The phase playing keeps its length; later phases of the pattern asked for play at the pace asked
+        // for, those of a pattern being replaced at the pace playing.
+        const scale = k === 0 ? this.last.scale
+          : BreathSchedule.scaleFor(phases, pattern === this.requested || !this.requested ? this.bpm : this.playingBpm);
+        const seconds = phases[index].seconds * scale;
         const tick = this.last.tick + Math.floor((frame - this.last.frame) * tpf);
-        out.push({ frame, tick, unixMs: this.last.unixMs + (tick - this.last.tick) * mpt, phase: this.phases[index].phase,
+        out.push({ frame, tick, unixMs: this.last.unixMs + (tick - this.last.tick) * mpt, phase: phases[index].phase,
           index, cycle, t, seconds });
         t += seconds;
         index += 1;
-        if (index >= this.phases.length) { index = 0; cycle += 1; }
+        if (index >= phases.length) {
+          index = 0; cycle += 1;
+          // A pattern asked for begins with the next cycle.
+          const next = this.requested && this.requested !== pattern ? this.phasesFor(this.requested) : null;
+          if (next) { phases = next; pattern = this.requested; }
+        }
       }
       return out;
     }
