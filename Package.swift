@@ -21,6 +21,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // `motorbreath serve`: HTTP and WebSocket without SwiftNIO (about 25 s of a first build).
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     ],
     targets: [
         // libserialport, from the system (Debian: libserialport-dev).
@@ -57,6 +59,13 @@ let package = Package(
         .target(name: "BoardAccess", dependencies: ["MotorSession", "SimBoard", "SerialLink"]),
         // The control protocol (docs/control.md): commands, events, the hub, stdin and socket transports.
         .target(name: "MotorControl", dependencies: ["MotorSession", "Breath", "HostPlatform"]),
+        // `motorbreath serve`: the page (static files, package resources), its WebSocket speaking the control
+        // protocol through the same ControlHub, the Host/Origin/token guard.
+        .target(
+            name: "BreathWeb",
+            dependencies: ["MotorControl", "Breath", .product(name: "FlyingFox", package: "FlyingFox")],
+            resources: [.copy("Page")]
+        ),
         // The conformance suite: every clause of protocol.md checked against a board, through its port only.
         .target(name: "BoardConformance", dependencies: ["MotorSession", "MotorWire", "SerialLink"]),
         // Sessions against the simulated world, measured on the true board clock; the naive streamer.
@@ -64,7 +73,7 @@ let package = Package(
         .executableTarget(
             name: "motorbreath",
             dependencies: [
-                "MotorSession", "MotorControl", "BoardAccess", "SimBoard", "SerialLink", "Breath", "TimingBench", "BoardConformance", "Calibration", "Preferences",
+                "MotorSession", "MotorControl", "BreathWeb", "BoardAccess", "SimBoard", "SerialLink", "Breath", "TimingBench", "BoardConformance", "Calibration", "Preferences",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -103,6 +112,9 @@ let package = Package(
             name: "OptionTests",
             dependencies: ["motorbreath", "Breath", "SimBoard", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
+        // `motorbreath serve`: the guard's rules (fast), the page's schedule against a board and the page in
+        // headless Chromium (real time; node, python3 with selenium, chromium and chromium-driver: .ci/install).
+        .testTarget(name: "ServeTests", dependencies: ["BreathWeb", "MotorControl", "MotorSession", "Breath", "TestSupport"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["MotorSession", "MotorControl", "SimBoard", "SerialLink", "Breath", "MotorWire", "motorbreath", "TestSupport"]

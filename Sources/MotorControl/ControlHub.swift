@@ -113,6 +113,10 @@ public final class ControlHub: @unchecked Sendable {
                 return stateLineLocked(id: id)
             case .patterns:
                 return ControlEvents.patterns(id: id)
+            case .clock:
+                var f: [String: Any] = ["event": "clock", "unix_ms": ControlEvents.wallClock(agoNs: 0).unixMs]
+                if let id { f["id"] = id }
+                return ControlEvents.line(f)
             case .change(.pattern) where arrowsChangeSharpness:
                 var f: [String: Any] = ["event": "refused", "command": "pattern", "reason": "the palette plays a steady vibration: it has no pattern"]
                 if let id { f["id"] = id }

@@ -19,11 +19,14 @@ public enum ControlCommand: Equatable, Sendable {
     case state
     /// Answer with the preset patterns (a `patterns` event to the client that asked).
     case patterns
+    /// Answer with the host's wall clock now (a `clock` event to the client that asked): a page maps the
+    /// events' `unix_ms` to its own clock with it.
+    case clock
 
     /// Parses one line; the error is the one line to send back.
     /// Every command this build takes.
     public static let names = ["intensity", "sharpness", "pace", "pause", "resume", "seek", "finish", "stop", "state",
-                               "pattern", "patterns"]
+                               "pattern", "patterns", "clock"]
 
     /// The client's `id` of a command line (a string or a number), to echo in every event it causes.
     public static func id(in line: String) -> Any? {
@@ -54,6 +57,7 @@ public enum ControlCommand: Equatable, Sendable {
         case "stop": return .stop
         case "state": return .state
         case "patterns": return .patterns
+        case "clock": return .clock
         case "pattern": return .change(try parsePattern(object))
         case "seek":
             let cycle = Int(try number("cycle", 1...100_000))
@@ -129,7 +133,7 @@ public struct ControlError: Error, CustomStringConvertible, Sendable {
 /// Events as JSON lines.
 public enum ControlEvents {
     /// Every event this build sends (docs/control.md's table lists each).
-    public static let names = ["prepared", "state", "phase", "applied", "refused", "error", "dropped", "finished", "patterns"]
+    public static let names = ["prepared", "state", "phase", "applied", "refused", "error", "dropped", "finished", "patterns", "clock"]
 
     /// The `patterns` event: every preset, its phases in seconds and its cycle's length.
     public static func patterns(id: Any? = nil) -> String {

@@ -15,9 +15,11 @@ public struct EventQueue: Sendable {
     /// Lines dropped since the client last got one.
     private(set) var dropped = 0
 
-    var isEmpty: Bool { head == lines.count && dropped == 0 }
+    public init() {}
 
-    mutating func append(_ line: String) {
+    public var isEmpty: Bool { head == lines.count && dropped == 0 }
+
+    public mutating func append(_ line: String) {
         lines.append(line)
         if lines.count - head > EventQueue.capacity {
             head += 1
@@ -30,7 +32,7 @@ public struct EventQueue: Sendable {
     }
 
     /// The next line to write: a `dropped` event first if lines were dropped, then the oldest line.
-    mutating func next() -> String? {
+    public mutating func next() -> String? {
         if dropped > 0 {
             defer { dropped = 0 }
             return EventQueue.droppedLine(dropped)

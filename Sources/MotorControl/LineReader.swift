@@ -17,7 +17,7 @@ public struct LineReader: Sendable {
         case tooLong
     }
 
-    static var tooLongMessage: String {
+    public static var tooLongMessage: String {
         "line too long: a command line is at most \(limit) bytes (64 KiB); this one was discarded"
     }
 

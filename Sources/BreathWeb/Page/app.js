@@ -1,0 +1,219 @@
+// motorbreath serve's page: the WebSocket (the control protocol, docs/control.md), the breath circle drawn
+// from the planned schedule (schedule.js), the sliders and the palette square sending commands.
+// SPDX-License-Identifier: Apache-2.0
+(function () {
+  'use strict';
+  const $ = (id) => document.getElementById(id);
+  const schedule = new Breath.BreathSchedule();
+  const reduced = window.matchMedia('(prefers-reduced-motion: reduce)');
+  const pageMs = () => performance.timeOrigin + performance.now();
+  const MIN = 0.4, MAX = 1.0;
+  let socket = null, state = {}, finished = false, baseSharpness = 0.3, dragging = false;
+  const events = []; // the last events, for tests and debugging
+  window.motorbreath = { schedule, events, send: (c) => send(c), drawn: null };
+
+  function send(command) {
+    if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(command));
+  }
+
+  function connect() {
+    const url = new URL('ws', location.href);
+    url.protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    url.search = location.search; // the token, when the server wants one
+    socket = new WebSocket(url);
+    socket.onopen = () => { $('status').textContent = 'connected'; send({ command: 'patterns' }); syncClock(); };
+    socket.onmessage = (m) => receive(JSON.parse(m.data));
+    socket.onclose = () => {
+      $('status').textContent = finished ? 'the breath has ended' : 'disconnected: reload to try again';
+      socket = null;
+    };
+  }
+
+  const pendingClock = new Map();
+  let clockCount = 0;
+  function syncClock() {
+    const id = 'clock-' + (++clockCount);
+    pendingClock.set(id, pageMs());
+    send({ command: 'clock', id });
+  }
+  setInterval(syncClock, 2000);
+  for (let i = 1; i <= 5; i++) setTimeout(syncClock, 150 * i);
+
+  function receive(e) {
+    events.push(e); if (events.length > 500) events.shift();
+    if (e.event === 'clock' && pendingClock.has(e.id)) {
+      schedule.clockSample(pendingClock.get(e.id), e.unix_ms, pageMs());
+      pendingClock.delete(e.id);
+      return;
+    }
+    schedule.onEvent(e);
+    if (e.event === 'patterns' && window.motorbreath.onPatterns) window.motorbreath.onPatterns(e.patterns, schedule.pattern);
+    if (e.event === 'state') { state = Object.assign(state, e); showState(); }
+    if (e.event === 'applied') {
+      // Any client's change (this page's, another page's, a program's on the socket): show where it left things.
+      if (e.command === 'pause' || e.command === 'resume') { state.paused = e.command === 'pause'; showState(); }
+      send({ command: 'state' });
+    }
+    if (e.event === 'finished') { finished = true; $('phase').textContent = 'finished'; $('left').textContent = ''; }
+    if (e.event === 'error') $('status').textContent = e.message;
+    if (e.event === 'refused') $('status').textContent = e.reason;
+  }
+
+  function showState() {
+    if (typeof state.intensity === 'number' && document.activeElement !== $('intensity')) {
+      $('intensity').value = Math.round(state.intensity * 100);
+      $('intensity-out').textContent = Math.round(state.intensity * 100) + ' %';
+    }
+    if (typeof state.bpm === 'number' && document.activeElement !== $('pace')) {
+      $('pace').value = state.bpm; $('pace-out').textContent = (+state.bpm).toFixed(1) + ' /min';
+    }
+    if (typeof state.sharpness_effective === 'number') baseSharpness = state.sharpness_effective - (state.sharpness || 0);
+    $('strength').textContent = typeof state.strength === 'number' ? '· strength ' + Math.round(state.strength * 100) + ' %' : '';
+    $('pause').textContent = state.paused ? 'Resume' : 'Pause';
+    if (!dragging && typeof state.intensity === 'number' && typeof state.sharpness_effective === 'number') {
+      $('dot').style.top = ((1 - state.intensity) * 100) + '%';
+      $('dot').style.left = (state.sharpness_effective * 100) + '%';
+    }
+  }
+
+  function draw() {
+    const now = pageMs();
+    const s = finished || state.paused ? null : schedule.at(now);
+    const circle = $('circle');
+    if (s) {
+      const scale = MIN + (MAX - MIN) * s.size;
+      if (reduced.matches) {
+        circle.style.transform = '';
+        circle.style.opacity = String(0.45 + 0.55 * (s.phase === 'inhale' || s.phase === 'hold' ? 1 : 0));
+      } else {
+        circle.style.transform = 'scale(' + scale.toFixed(4) + ')';
+        circle.style.opacity = '';
+      }
+      window.motorbreath.drawn = { pageMs: now, hostMs: now + schedule.offsetMs, scale, phase: s.phase, cycle: s.cycle, progress: s.progress };
+      $('phase').textContent = s.phase === 'hold-out' ? 'hold (out)' : s.phase;
+      $('left').textContent = Math.ceil(s.secondsLeft - 0.05).toString();
+      const cycles = state.cycles ? ' of ' + state.cycles : '';
+      $('cycle').textContent = 'cycle ' + s.cycle + cycles;
+    } else if (state.paused) {
+      $('phase').textContent = 'paused';
+    }
+    requestAnimationFrame(draw);
+  }
+  requestAnimationFrame(draw);
+
+  // Sliders: strength (intensity 0...1) and pace (breaths per minute), as the keys of `play` change them.
+  $('intensity').addEventListener('input', (ev) => {
+    $('intensity-out').textContent = ev.target.value + ' %';
+    send({ command: 'intensity', value: ev.target.value / 100 });
+  });
+  $('pace').addEventListener('change', (ev) => {
+    $('pace-out').textContent = (+ev.target.value).toFixed(1) + ' /min';
+    send({ command: 'pace', bpm: +ev.target.value });
+  });
+  $('pause').addEventListener('click', () => send({ command: state.paused ? 'resume' : 'pause' }));
+  $('finish').addEventListener('click', () => send({ command: 'finish' }));
+  $('stop').addEventListener('click', () => send({ command: 'stop' }));
+
+  // The palette: a finger (touch, pen or mouse) sets intensity (up) and sharpness (right), the latest wins.
+  const palette = $('palette');
+  let lastSent = 0, queued = null;
+  function paletteAt(ev) {
+    const r = palette.getBoundingClientRect();
+    const x = Math.min(1, Math.max(0, (ev.clientX - r.left) / r.width));
+    const y = Math.min(1, Math.max(0, 1 - (ev.clientY - r.top) / r.height));
+    $('dot').style.left = (x * 100) + '%'; $('dot').style.top = ((1 - y) * 100) + '%';
+    queued = { intensity: Math.round(y * 1000) / 1000, sharpness: Math.round((x - baseSharpness) * 1000) / 1000 };
+    flush();
+  }
+  function flush() {
+    if (!queued) return;
+    const now = performance.now();
+    if (now - lastSent < 20) { setTimeout(flush, 20 - (now - lastSent)); return; }
+    lastSent = now;
+    send({ command: 'intensity', value: queued.intensity });
+    send({ command: 'sharpness', value: Math.max(-1, Math.min(1, queued.sharpness)) });
+    queued = null;
+  }
+  palette.addEventListener('pointerdown', (ev) => { dragging = true; palette.setPointerCapture(ev.pointerId); paletteAt(ev); });
+  palette.addEventListener('pointerup', () => { dragging = false; });
+  palette.addEventListener('pointercancel', () => { dragging = false; });
+  palette.addEventListener('pointermove', (ev) => { if (ev.buttons || ev.pointerType === 'touch') paletteAt(ev); });
+
+  // The preview: a preset or a dropped AHAP file, rendered by the server as `render` renders it.
+  const token = new URLSearchParams(location.search).get('token');
+  const api = (path, query) => {
+    const q = new URLSearchParams(query || {});
+    if (token) q.set('token', token);
+    return path + '?' + q.toString();
+  };
+  let previewing = null; // {kind: 'preset', name} or {kind: 'ahap', bytes}
+  function plot(data) {
+    const c = $('plot'), g = c.getContext('2d');
+    g.clearRect(0, 0, c.width, c.height);
+    const t = data.time_s, n = t.length;
+    if (!n) return;
+    const t0 = t[0], t1 = t[n - 1] || 1, pad = 10;
+    const x = (v) => pad + (c.width - 2 * pad) * (v - t0) / (t1 - t0 || 1);
+    const y = (v) => c.height / 2 - (c.height / 2 - pad) * v; // -1...1: the drive may brake below zero
+    g.strokeStyle = '#1e2a36'; g.beginPath(); g.moveTo(pad, y(0)); g.lineTo(c.width - pad, y(0)); g.stroke();
+    for (const [key, colour] of [['drive', '#c9a86a'], ['intensity', '#8fb6d1'], ['felt', '#86c29a']]) {
+      g.strokeStyle = colour; g.lineWidth = 2; g.beginPath();
+      data[key].forEach((v, i) => (i ? g.lineTo(x(t[i]), y(v)) : g.moveTo(x(t[i]), y(v))));
+      g.stroke();
+    }
+  }
+  async function showPreview(response) {
+    const text = await response.text();
+    if (!response.ok) { $('preview-note').textContent = text.trim(); window.motorbreath.preview = { error: text.trim() }; return; }
+    const data = JSON.parse(text);
+    plot(data);
+    $('preview-note').textContent = '· ' + data.name + ', ' + data.duration_s.toFixed(1) + ' s on ' + data.motor;
+    window.motorbreath.preview = data;
+  }
+  function previewPreset(name) {
+    previewing = { kind: 'preset', name };
+    $('play').disabled = false;
+    $('export').href = api('api/ahap', { pattern: name });
+    $('export').setAttribute('download', name + '.ahap');
+    fetch(api('api/preview', { pattern: name })).then(showPreview);
+  }
+  async function previewFile(file) {
+    const bytes = await file.arrayBuffer();
+    previewing = { kind: 'ahap', bytes };
+    // A breath session plays breath patterns; an AHAP file plays with `motorbreath play --ahap FILE`.
+    $('play').disabled = true;
+    $('play').title = 'an AHAP file plays with motorbreath play --ahap FILE';
+    await showPreview(await fetch(api('api/preview'), { method: 'POST', body: bytes }));
+    const ahap = await fetch(api('api/ahap'), { method: 'POST', body: bytes });
+    if (ahap.ok) {
+      const text = await ahap.text();
+      window.motorbreath.exported = text;
+      $('export').href = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+      $('export').setAttribute('download', file.name.replace(/\.[^.]*$/, '') + '.ahap');
+    }
+  }
+  $('preset').addEventListener('change', (ev) => previewPreset(ev.target.value));
+  $('ahap').addEventListener('change', (ev) => { if (ev.target.files[0]) previewFile(ev.target.files[0]); });
+  const drop = $('drop');
+  drop.addEventListener('dragover', (ev) => { ev.preventDefault(); drop.classList.add('over'); });
+  drop.addEventListener('dragleave', () => drop.classList.remove('over'));
+  drop.addEventListener('drop', (ev) => {
+    ev.preventDefault(); drop.classList.remove('over');
+    if (ev.dataTransfer.files[0]) previewFile(ev.dataTransfer.files[0]);
+  });
+  $('play').addEventListener('click', () => {
+    if (previewing && previewing.kind === 'preset') send({ command: 'pattern', pattern: previewing.name, at: 'now' });
+  });
+  function fillPresets(list, current) {
+    const select = $('preset');
+    const names = list.map((p) => p.name);
+    if (current && !names.includes(current)) names.unshift(current);
+    select.innerHTML = '';
+    for (const n of names) { const o = document.createElement('option'); o.value = o.textContent = n; select.appendChild(o); }
+    select.value = current || names[0];
+    if (!previewing) previewPreset(select.value);
+  }
+  window.motorbreath.onPatterns = fillPresets;
+
+  connect();
+})();

@@ -1,0 +1,108 @@
+// `motorbreath serve`: plays a breath as `play` does and serves a page that shows it (the breath circle)
+// and steers it, over a WebSocket speaking the control protocol (the same ControlHub as --control-socket).
+// SPDX-License-Identifier: Apache-2.0
+
+import ArgumentParser
+import BoardAccess
+import Breath
+import BreathWeb
+import Foundation
+import Glibc
+import MotorControl
+import MotorSession
+import SimBoard
+
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Play a breath and show it in a browser: the breath circle, strength and pace, from any page.",
+        discussion: """
+            Plays the breath as `motorbreath play` does (repeating it until stopped, unless --cycles or \
+            --minutes give it a length) and serves a page that shows it: a circle that grows \
+            with the inhale and shrinks with the exhale, the phase, the seconds left, the cycle, and sliders \
+            for strength and pace. Open the printed URL. The page speaks the control protocol of \
+            docs/control.md over a WebSocket at /ws, so every change goes through the same checks as the \
+            command line's.
+
+            Safe by default: it listens on 127.0.0.1 only. --listen 0.0.0.0 lets a phone on your network in; \
+            the URL then carries a random token, printed, without which nothing is served. A page from \
+            another site in the same browser cannot steer the motor (the WebSocket checks Origin and Host).
+
+            Examples:
+              motorbreath serve --simulate                  # then open the printed URL
+              motorbreath serve --port /dev/ttyUSB0 --pattern box --cycles 10
+              motorbreath serve --simulate --listen 0.0.0.0 --stop-when-closed
+            """
+    )
+
+    @OptionGroup var board: BoardArguments
+
+    @OptionGroup var breath: BreathArguments
+
+    @OptionGroup(title: "Calibration") var calibration: ProfileArguments
+
+    /// A page is opened after the URL is printed: the breath repeats until stopped (the page's Stop, Ctrl-C,
+    /// --stop-when-closed) unless --cycles or --minutes give it a length.
+    var loop: Bool { breath.cycles == nil && breath.minutes == nil }
+
+    @Option(help: ArgumentHelp("The address to listen on: 127.0.0.1 (the default: this machine only), 0.0.0.0 (every network of this machine), or one address; any but 127.0.0.1 and ::1 requires the printed token.", valueName: "address"))
+    var listen = "127.0.0.1"
+
+    @Option(parsing: .unconditional, help: "The HTTP port (0: any free port, printed) (default: 8780).", transform: OptionValue.int(0...65_535))
+    var httpPort: Int = 8780
+
+    @Flag(help: "Stop the breath, motor off, when the last open page closes.")
+    var stopWhenClosed = false
+
+    func validate() throws {
+        var v4 = in_addr(), v6 = in6_addr()
+        guard inet_pton(AF_INET, listen, &v4) == 1 || inet_pton(AF_INET6, listen, &v6) == 1 else {
+            throw ValidationError("--listen takes an IP address such as 127.0.0.1, 0.0.0.0 or ::1, got \(listen)")
+        }
+        guard breath.ahap == nil else { throw ValidationError("serve plays breath patterns; play an AHAP file with motorbreath play --ahap") }
+    }
+
+    /// Only 127.0.0.1 and ::1 go without a token: any other address (0.0.0.0, a LAN address, even
+    /// 127.0.0.2) requires it.
+    var needsToken: Bool { !(listen == "127.0.0.1" || listen == "::1") }
+
+    func run() throws {
+        Signals.install()
+        let built = try breath.build()
+        guard let plan = built.plan else { throw fail("serve plays breath patterns") }
+        printNotices(built.notices)
+        let pattern = plan.pattern
+        // A port in use is refused before the board is touched (opening an Arduino's port resets it).
+        do { try BreathWebServer.checkFree(host: listen, port: UInt16(httpPort)) } catch { throw fail("\(error)") }
+        let connected = try board.connect(quiet: false) {
+            .simulated(SimWorld(impairments: LinkImpairments(), pacing: .realTime, seed: 1))
+        }
+        defer { connected.close() }
+        let session = connected.session(options: board.connection.sessionOptions)
+        let controls = ControlHub(inbox: session.controls, pattern: pattern, strength: plan.options.strength,
+                                  sharpness: plan.options.sharpness)
+        if !loop { controls.cycles = LivePlan(pattern: plan.pattern, options: plan.options).cycles }
+        let token = needsToken ? WebGuard.newToken() : nil
+        let server: BreathWebServer
+        let port: UInt16
+        do {
+            server = try BreathWebServer(hub: controls, host: listen, port: UInt16(httpPort), token: token)
+            port = try server.start()
+        } catch { throw fail("\(error)") }
+        defer { server.stop() }
+        let closedByPage = Box<Bool>()
+        if stopWhenClosed {
+            server.onLastPageClosed = {
+                closedByPage.set()
+                controls.handle(.stop)
+            }
+        }
+        // Unbuffered, one line each: a script (or a test) waits for the first.
+        for url in ServeURLs.urls(listen: listen, port: port, token: token) {
+            let line = "open \(url)\n"
+            _ = line.withCString { Glibc.write(1, $0, strlen($0)) }
+        }
+        if token != nil, let first = ServeURLs.urls(listen: listen, port: port, token: token).first { ServeURLs.printQRCode(first) }
+        try serveBreath(plan, session: session, controls: controls, server: server, closedByPage: closedByPage)
+    }
+}
