@@ -52,11 +52,8 @@ struct PaletteCommand: ParsableCommand {
         var options = board.connection.sessionOptions
         options.allowReverse = true
         let session = connected.session(options: options)
-        // One long phase at a constant level, looping: a steady vibration the controls change.
-        let steady = BreathPattern(name: "palette", phases: [PhaseSpec(.inhale, 60, from: 1, to: 1)])
-        var breath = BreathOptions()
-        breath.peak = 1
-        breath.strength = intensity
+        let steady = PaletteCommand.steady
+        var breath = PaletteCommand.steadyOptions(intensity: intensity)
         let hub = ControlHub(inbox: session.controls, pattern: steady, strength: 1, sharpness: breath.sharpness)
         hub.arrowsChangeSharpness = true
         hub.handle(.intensity(intensity))
@@ -75,6 +72,19 @@ struct PaletteCommand: ParsableCommand {
         Stderr.write("motor \(report.motorOffAtExit ? "off" : "STATE UNKNOWN")\n")
         if report.interrupted && Signals.pending != 0 { throw ExitCode(Signals.exitCode) }
         if !report.motorOffAtExit { throw fail("could not confirm the motor is off") }
+    }
+
+    /// One long phase at a constant level, looping: a steady vibration the controls change (here and in
+    /// `serve --palette`).
+    static let steady = BreathPattern(name: "palette", phases: [PhaseSpec(.inhale, 60, from: 1, to: 1)])
+
+    /// The steady vibration's options: full peak, so intensity alone sets the level.
+    static func steadyOptions(intensity: Double, sharpness: Double? = nil) -> BreathOptions {
+        var breath = BreathOptions()
+        breath.peak = 1
+        breath.strength = intensity
+        if let sharpness { breath.sharpness = sharpness }
+        return breath
     }
 
     /// Plays the steady vibration with the live line showing the controls' values.

@@ -366,6 +366,72 @@ def main():
     result.update(stop_when_closed_exit=status, last_drive=changes3[-1][1] if changes3 else None)
     if status != 0 or not changes3 or changes3[-1][1] != 0:
         fail("--stop-when-closed: exit %s, last drive %s (want 0, 0)" % (status, result["last_drive"]))
+
+    # 7. --palette: a steady vibration; a finger on the square sets its level (down: weaker) and its
+    # sharpness (right: sharper), and the drive log's steady level follows.
+    log4 = os.path.join(os.path.dirname(log), "drive4.log")
+    board4 = start([args.motorbreath, "sim-board", "--drive-log", log4])
+    pty4 = first_line(board4, "/dev/")
+    serve4 = start([args.motorbreath, "serve", "--port", pty4, "--http-port", "0", "--palette"])
+    url4 = first_line(serve4, "open ").split()[1]
+    pal = browser(390, 844)
+    try:
+        pal.get(url4)
+        deadline = time.time() + 15
+        while time.time() < deadline and not pal.execute_script("return window.motorbreath && window.motorbreath.drawn"):
+            time.sleep(0.1)
+        time.sleep(1.5)  # the steady level settles
+        r = pal.execute_script("const p = document.getElementById('palette'); p.scrollIntoView({block: 'center'});"
+                               "const b = p.getBoundingClientRect(); return {x: b.left, y: b.top, width: b.width, height: b.height};")
+        finger = PointerInput(interaction.POINTER_TOUCH, "finger")
+        actions = ActionBuilder(pal, mouse=finger)
+        actions.pointer_action.move_to_location(int(r["x"] + r["width"] * 0.5), int(r["y"] + r["height"] * 0.5)).pointer_down()
+        for k in range(1, 6):  # down and to the right: weaker and sharper
+            actions.pointer_action.move_to_location(int(r["x"] + r["width"] * (0.5 + 0.08 * k)), int(r["y"] + r["height"] * (0.5 + 0.08 * k)))
+        actions.pointer_action.pointer_up()
+        actions.perform()
+        deadline = time.time() + 5
+        applied = {}
+        while time.time() < deadline and len(applied) < 2:
+            for e in pal.execute_script("return window.motorbreath.events"):
+                if e["event"] == "applied" and e["command"] in ("intensity", "sharpness"):
+                    applied[e["command"]] = e
+            time.sleep(0.1)
+        if "intensity" not in applied or "sharpness" not in applied:
+            fail("--palette: the drag reached no motor: %s" % applied)
+        time.sleep(1.5)
+        for e in pal.execute_script("return window.motorbreath.events"):  # the last of each: where the finger ended
+            if e["event"] == "applied" and e["command"] in ("intensity", "sharpness"):
+                applied[e["command"]] = e
+        _, changes4 = read_drive_log(log4)
+        tick = applied["intensity"]["board_tick"]
+
+        def level_at(t):
+            level = 0
+            for (t0, l0) in changes4:
+                if t0 > t:
+                    break
+                level = l0
+            return level
+        before, after = None, level_at(tick + 1_000_000)
+        # Steady: one level for the second before the finger came (a breath would swell and fade).
+        first = min(e["board_tick"] for e in pal.execute_script("return window.motorbreath.events")
+                    if e["event"] == "applied" and e["command"] in ("intensity", "sharpness"))
+        levels = {level_at(first - 1_100_000 + k * 50_000) for k in range(21)}
+        result.update(palette_steady_before=before, palette_steady_after=after, palette_levels_before=len(levels),
+                      palette_mode_intensity=applied["intensity"]["value"],
+                      palette_mode_sharpness=applied["sharpness"].get("effective"))
+        # (The shaper dithers between two neighbouring steps of the duty's resolution: 8609 and 8737 on u8.)
+        if len(levels) > 2 or max(levels) - min(levels) > 0.03 * max(levels):
+            fail("--palette: not a steady vibration before the drag: levels %s in a second" % sorted(levels))
+        before = level_at(first - 100_000)
+        result["palette_steady_before"] = before
+        if not (applied["intensity"]["value"] < 0.2 and (applied["sharpness"].get("effective") or 0) > 0.7):
+            fail("--palette: the drag's values: %s" % result)
+        if not (before > 0 and 0 < after < before * 0.6):
+            fail("--palette: the steady level did not follow the finger: %d before, %d after" % (before, after))
+    finally:
+        pal.quit()
     print(json.dumps(result))
 
 

@@ -32,6 +32,7 @@ struct ServeCommand: ParsableCommand {
               motorbreath serve --simulate                  # then open the printed URL
               motorbreath serve --port /dev/ttyUSB0 --pattern box --cycles 10
               motorbreath serve --simulate --listen 0.0.0.0 --stop-when-closed
+              motorbreath serve --simulate --palette        # a steady vibration the palette square steers
             """
     )
 
@@ -43,7 +44,10 @@ struct ServeCommand: ParsableCommand {
 
     /// A page is opened after the URL is printed: the breath repeats until stopped (the page's Stop, Ctrl-C,
     /// --stop-when-closed) unless --cycles or --minutes give it a length.
-    var loop: Bool { breath.cycles == nil && breath.minutes == nil }
+    var loop: Bool { palette || (breath.cycles == nil && breath.minutes == nil) }
+
+    @Flag(help: "Play a steady vibration instead of a breath: the page's palette square sets its intensity (up) and sharpness (right) while it plays, as `motorbreath palette` does in a terminal.")
+    var palette = false
 
     @Option(help: ArgumentHelp("The address to listen on: 127.0.0.1 (the default: this machine only), 0.0.0.0 (every network of this machine), or one address; any but 127.0.0.1 and ::1 requires the printed token.", valueName: "address"))
     var listen = "127.0.0.1"
@@ -60,6 +64,9 @@ struct ServeCommand: ParsableCommand {
             throw ValidationError("--listen takes an IP address such as 127.0.0.1, 0.0.0.0 or ::1, got \(listen)")
         }
         guard breath.ahap == nil else { throw ValidationError("serve plays breath patterns; play an AHAP file with motorbreath play --ahap") }
+        guard !palette || (breath.pattern == nil && breath.cycles == nil && breath.minutes == nil) else {
+            throw ValidationError("--palette plays a steady vibration until stopped: it takes no --pattern, --cycles or --minutes")
+        }
     }
 
     /// Only 127.0.0.1 and ::1 go without a token: any other address (0.0.0.0, a LAN address, even
@@ -69,7 +76,10 @@ struct ServeCommand: ParsableCommand {
     func run() throws {
         Signals.install()
         let built = try breath.build()
-        guard let plan = built.plan else { throw fail("serve plays breath patterns") }
+        guard let breathPlan = built.plan else { throw fail("serve plays breath patterns") }
+        let plan = palette ? BreathPlan(pattern: PaletteCommand.steady,
+                                        options: PaletteCommand.steadyOptions(intensity: 0.5, sharpness: breathPlan.options.sharpness))
+            : breathPlan
         printNotices(built.notices)
         let pattern = plan.pattern
         // A port in use is refused before the board is touched (opening an Arduino's port resets it).
@@ -79,8 +89,13 @@ struct ServeCommand: ParsableCommand {
         }
         defer { connected.close() }
         let session = connected.session(options: board.connection.sessionOptions)
-        let controls = ControlHub(inbox: session.controls, pattern: pattern, strength: plan.options.strength,
+        // The palette's level is its intensity alone (base 1), as in `motorbreath palette`.
+        let controls = ControlHub(inbox: session.controls, pattern: pattern, strength: palette ? 1 : plan.options.strength,
                                   sharpness: plan.options.sharpness)
+        if palette {
+            controls.arrowsChangeSharpness = true  // as the terminal palette: no pace or pattern; finish stops
+            controls.handle(.intensity(plan.options.strength))
+        }
         if !loop { controls.cycles = LivePlan(pattern: plan.pattern, options: plan.options).cycles }
         let token = needsToken ? WebGuard.newToken() : nil
         let server: BreathWebServer
