@@ -110,7 +110,10 @@ extension Player {
         let waitMs = waitMs(at: now, playing: playing, batch: batch)
         // On a known adapter the CLOCK requests are timed to the µs (spread over its hold): wait for the next
         // one exactly when it comes first. Otherwise whole milliseconds, as always.
-        let untilRequest = timing.sync.nextDueNs > now ? timing.sync.nextDueNs - now : 0
+        // `now` reads the clock: read it once (read twice, time could pass the request between the
+        // comparison and the subtraction, and the subtraction trap: CI crashed on it once, in an AVR test).
+        let nowNs = now
+        let untilRequest = timing.sync.nextDueNs > nowNs ? timing.sync.nextDueNs - nowNs : 0
         let messages = timing.sync.link != nil && untilRequest > 0 && untilRequest < UInt64(waitMs) * 1_000_000
             ? try channel.receive(timeoutNs: untilRequest) : try channel.receive(timeoutMs: waitMs)
         for m in messages {
