@@ -101,8 +101,8 @@ extension Player {
     func noteReplaceAnswer(_ s: Status) {
         var answers = edits.superseded.answered(seq: s.ackSeq, nextPlay: stream.wireBase + Int(s.nextPlay))
         // An answer not here after the slowest recent round trip and 100 ms more was lost.
-        let slowest = timing.sync.tracker.samples.suffix(50).map(\.rttNs).max() ?? 100_000_000
-        if now > slowest + 100_000_000 { answers += edits.superseded.expire(sentBefore: now - slowest - 100_000_000) }
+        let t = now, patience = (recentRoundTrips.max() ?? 100_000_000) + 100_000_000
+        if t > patience { answers += edits.superseded.expire(sentBefore: t - patience) }
         for a in answers {
             guard let e = edits.pendingEffects.firstIndex(where: { $0.id == a.change && $0.awaitingBoard }) else { continue }
             edits.pendingEffects[e].frame = a.from
@@ -118,21 +118,26 @@ extension Player {
     /// board drops a replacement for a frame it has output, and its answer says where the change took
     /// effect. A late guess would delay the change, so nothing is added for a slow or jittery link.
     var firstChangeableFrame: Int {
-        let t = now &+ edits.applyNs
-        let playing = timing.playing(at: t, before: stream.wireBase)
-        let fastest = timing.sync.tracker.samples.suffix(50).map(\.rttNs).min() ?? 0
-        let transit = Int(fastest / 2 * UInt64(rate) / 1_000_000_000)
-        return max(stream.wireBase, playing + transit + edits.boardLeadFrames + 1)
+        let fastest = recentRoundTrips.min() ?? 0
+        return frameAfterRendering(transitFrames: Int(fastest / 2 * UInt64(rate) / 1_000_000_000), marginFrames: 1)
     }
 
     /// The first frame a message sent now surely reaches in time: the slowest recent round trip bounds the
     /// one-way delay, plus the board's output lead, plus two frames and 3 ms of margin.
     var surelyChangeableFrame: Int {
-        let t = now &+ edits.applyNs
-        let playing = timing.playing(at: t, before: stream.wireBase)
-        let slowest = timing.sync.tracker.samples.suffix(50).map(\.rttNs).max() ?? 20_000_000
-        let transit = Int(((slowest / 2 + 3_000_000) * UInt64(rate) + 999_999_999) / 1_000_000_000)
-        return max(stream.wireBase, playing + transit + edits.boardLeadFrames + 2)
+        let slowest = recentRoundTrips.max() ?? 20_000_000
+        return frameAfterRendering(transitFrames: Int(((slowest / 2 + 3_000_000) * UInt64(rate) + 999_999_999) / 1_000_000_000),
+                                   marginFrames: 2)
+    }
+
+    /// The round trips of the last 50 CLOCK exchanges, ns.
+    private var recentRoundTrips: [UInt64] { timing.sync.tracker.samples.suffix(50).map(\.rttNs) }
+
+    /// The frame the board is about to output `transitFrames` after a change now has been rendered, past its
+    /// output lead and `marginFrames` more (never before the stream's first frame).
+    private func frameAfterRendering(transitFrames: Int, marginFrames: Int) -> Int {
+        let playing = timing.playing(at: now &+ edits.applyNs, before: stream.wireBase)
+        return max(stream.wireBase, playing + transitFrames + edits.boardLeadFrames + marginFrames)
     }
 
     /// Hands the held events whose tick the board's clock has passed (as estimated, with 2 ms to spare) to

@@ -41,7 +41,7 @@ extension Player {
         line.health.board = s
         if s.state == .armed || s.state == .playing { noteLead(s) }
         evidence.status(s, wireBase: stream.wireBase, hostBadCRC: Int(channel.rxErrors.badCRC))
-        if s.ackSeq != 0 || !edits.superseded.waiting.isEmpty { noteReplaceAnswer(s) }
+        if !edits.superseded.waiting.isEmpty { noteReplaceAnswer(s) }  // only a live change's REPLACEs wait
         if s.state == .failsafe {
             evidence.failsafeTrips += 1
             throw .boardLost("the board's failsafe fired (it heard nothing for \(prepared.config.failsafeMs) ms) and turned the motor off")
