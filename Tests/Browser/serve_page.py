@@ -75,6 +75,23 @@ def handshake(port, host, origin, path):
     return status
 
 
+def open_drawn(d, url, timeout=15, required=True):
+    """Opens the page and waits until it has drawn the breath; fails after `timeout` s if `required` (with
+    reduced motion, or a --palette vibration, the page may never report a drawn circle)."""
+    d.get(url)
+    deadline = time.time() + timeout
+    while time.time() < deadline and not d.execute_script("return window.motorbreath && window.motorbreath.drawn"):
+        time.sleep(0.1)
+    if required and not d.execute_script("return window.motorbreath && window.motorbreath.drawn"):
+        fail("the page drew no breath within %d s" % timeout)
+
+
+def palette_rect(d):
+    """Scrolls the palette square into view; its box on the page."""
+    return d.execute_script("const p = document.getElementById('palette'); p.scrollIntoView({block: 'center'});"
+                            "const b = p.getBoundingClientRect(); return {x: b.left, y: b.top, width: b.width, height: b.height};")
+
+
 def read_drive_log(path):
     header, changes = None, []
     for line in open(path):
@@ -98,12 +115,7 @@ def main():
 
     phone = browser(390, 844)
     try:
-        phone.get(url)
-        deadline = time.time() + 15
-        while time.time() < deadline and not phone.execute_script("return window.motorbreath && window.motorbreath.drawn"):
-            time.sleep(0.1)
-        if not phone.execute_script("return window.motorbreath.drawn"):
-            fail("the page drew no breath within 15 s")
+        open_drawn(phone, url)
         time.sleep(1.0)
         phone.save_screenshot(os.path.join(args.shots, "serve-phone.png"))
         scroll_to_preview = "document.getElementById('preview').scrollIntoView({block: 'end'});"
@@ -210,8 +222,7 @@ def main():
             fail("intensity 2 from the page was not refused as the command line refuses it: %s" % refused)
 
         # 2. The palette, dragged with a finger: low intensity, then the drive log's inhale peaks fall.
-        r = phone.execute_script("const p = document.getElementById('palette'); p.scrollIntoView({block: 'center'});"
-                                 "const b = p.getBoundingClientRect(); return {x: b.left, y: b.top, width: b.width, height: b.height};")
+        r = palette_rect(phone)
         finger = PointerInput(interaction.POINTER_TOUCH, "finger")
         actions = ActionBuilder(phone, mouse=finger)
         actions.pointer_action.move_to_location(int(r["x"] + r["width"] * 0.3), int(r["y"] + 5)).pointer_down()
@@ -312,10 +323,7 @@ def main():
     calm = browser(390, 844)
     try:
         calm.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
-        calm.get(url)
-        deadline = time.time() + 10
-        while time.time() < deadline and not calm.execute_script("return window.motorbreath && window.motorbreath.drawn"):
-            time.sleep(0.1)
+        open_drawn(calm, url, timeout=10, required=False)
         looks = set()
         phases_seen = set()
         end = time.time() + 5  # box plays now (step 3 chose it): 4 s phases
@@ -376,13 +384,9 @@ def main():
     url4 = first_line(serve4, "open ").split()[1]
     pal = browser(390, 844)
     try:
-        pal.get(url4)
-        deadline = time.time() + 15
-        while time.time() < deadline and not pal.execute_script("return window.motorbreath && window.motorbreath.drawn"):
-            time.sleep(0.1)
+        open_drawn(pal, url4, required=False)
         time.sleep(1.5)  # the steady level settles
-        r = pal.execute_script("const p = document.getElementById('palette'); p.scrollIntoView({block: 'center'});"
-                               "const b = p.getBoundingClientRect(); return {x: b.left, y: b.top, width: b.width, height: b.height};")
+        r = palette_rect(pal)
         finger = PointerInput(interaction.POINTER_TOUCH, "finger")
         actions = ActionBuilder(pal, mouse=finger)
         actions.pointer_action.move_to_location(int(r["x"] + r["width"] * 0.5), int(r["y"] + r["height"] * 0.5)).pointer_down()
