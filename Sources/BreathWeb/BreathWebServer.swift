@@ -15,6 +15,8 @@ public final class BreathWebServer: @unchecked Sendable {
     private let rules = GuardBox()
     private let sockets = SocketCount()
     private let preview = PreviewSettings()
+    /// AHAP files the page asked to play (`POST /api/play`); serve sets `files.onRequest` to take them.
+    public let files = FileRequests()
     private let host: String
     private let token: String?
     private let requestedPort: UInt16
@@ -48,7 +50,7 @@ public final class BreathWebServer: @unchecked Sendable {
         let recent = RecentPhases()
         _ = hub.addSink { recent.note($0) }
         let ws = WebSocketHTTPHandler(handler: MessageFrameWSHandler(handler: HubSocket(hub: hub, count: sockets, recent: recent)))
-        let root = GuardedHandler(rules: rules, page: page, webSocket: ws, preview: preview)
+        let root = GuardedHandler(rules: rules, page: page, webSocket: ws, preview: preview, files: files)
         Task.detached { [server] in await server.appendRoute("*", to: root) }.waitBlocking()
     }
 

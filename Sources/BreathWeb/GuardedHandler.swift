@@ -7,12 +7,13 @@ import FlyingFox
 import Foundation
 
 /// Routes a request after the guard: `/` the page, its scripts and style, `/ws` the control protocol,
-/// `/api/preview` and `/api/ahap` the pattern preview (docs/web.md).
+/// `/api/preview` and `/api/ahap` the pattern preview, `/api/play` an AHAP file played (docs/web.md).
 struct GuardedHandler: HTTPHandler {
     let rules: GuardBox
     let page: PageFiles
     let webSocket: WebSocketHTTPHandler
     let preview: PreviewSettings
+    let files: FileRequests
 
     func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
         let rules = rules.current
@@ -25,6 +26,7 @@ struct GuardedHandler: HTTPHandler {
             return PageFiles.text(.forbidden, why)
         }
         if path == "/api/preview" || path == "/api/ahap" { return await api(request, ahap: path == "/api/ahap") }
+        if path == "/api/play" { return await play(request) }
         guard request.method == .GET || request.method == .HEAD else { return PageFiles.text(.methodNotAllowed, "only GET is served here") }
         if isSocket { return try await webSocket.handleRequest(request) }
         return page.response(for: isPage ? "/index.html" : path)
@@ -61,6 +63,28 @@ extension GuardedHandler {
             let body = try PatternPreview.json(haptics, duration: duration, name: name, motor: settings.motor, frameRate: settings.frameRate,
                                                notices: notices)
             return HTTPResponse(statusCode: .ok, headers: PageFiles.headers(type: "application/json; charset=utf-8"), body: body)
+        } catch {
+            return PageFiles.text(.badRequest, "\(error)")
+        }
+    }
+}
+
+extension GuardedHandler {
+    /// POST an AHAP file (`?name=` the page's name for it): queued to play on the board (202), the breath
+    /// stopping for it; 400 for a bad file, 409 when this server plays no files.
+    func play(_ request: HTTPRequest) async -> HTTPResponse {
+        guard request.method == .POST else { return PageFiles.text(.methodNotAllowed, "POST an AHAP file to play it") }
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > PatternPreview.maxUploadBytes {
+            return PageFiles.text(.payloadTooLarge, "the AHAP file is \(length) bytes; the page takes at most \(PatternPreview.maxUploadBytes) (1 MiB)")
+        }
+        do {
+            let file = try PatternPreview.ahap(try await request.bodyData)
+            guard file.duration > 0 else { return PageFiles.text(.badRequest, "the AHAP file has no events to play") }
+            let name = FileRequests.displayName(request.query.first { $0.name == "name" }?.value)
+            guard files.put(FileRequests.File(name: name, haptics: file.haptics, duration: file.duration)) else {
+                return PageFiles.text(.conflict, "this server plays no files")
+            }
+            return PageFiles.text(.accepted, "playing \(name) (\(String(format: "%.1f", file.duration)) s), then the breath again")
         } catch {
             return PageFiles.text(.badRequest, "\(error)")
         }

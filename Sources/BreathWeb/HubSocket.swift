@@ -76,13 +76,19 @@ final class PageQueue: @unchecked Sendable {
 
 /// The last two `phase` events, for a page that opens mid-phase: with them it draws the breath at once
 /// instead of waiting for the next phase to begin (up to a whole phase), and knows the board's period.
+/// While an AHAP file plays, its `file` event instead; a new session (`prepared`) forgets them.
 final class RecentPhases: @unchecked Sendable {
     private let lock = NSLock()
     private var lines: [String] = []
 
     func note(_ line: String) {
-        guard line.contains(#""event":"phase""#) else { return }
-        lock.withLock { lines = Array((lines + [line]).suffix(2)) }
+        if line.contains(#""event":"phase""#) {
+            lock.withLock { lines = Array((lines + [line]).suffix(2)) }
+        } else if line.contains(#""event":"file""#) && line.contains(#""state":"playing""#) {
+            lock.withLock { lines = [line] }  // a file plays: no breath phase is playing
+        } else if line.contains(#""event":"prepared""#) || line.contains(#""event":"file""#) {
+            lock.withLock { lines = [] }  // a new session: the old phases are not its
+        }
     }
 
     var last: [String] { lock.withLock { lines } }

@@ -77,6 +77,21 @@ public final class ControlHub: @unchecked Sendable {
         bpm = 60 / pattern.cycleSeconds
     }
 
+    /// A new breath session in place of the one that played (serve, after an AHAP file): the pattern as
+    /// last asked for, `options` with the strength (base x intensity) and sharpness (base + offset) the
+    /// clients left, not paused; and the pace, when a client changed it, as a change to send once the
+    /// board is prepared (it takes effect at the first phase boundary, as a pace change does).
+    public func restart(_ options: BreathOptions) -> (pattern: BreathPattern, options: BreathOptions, pace: BreathChange?) {
+        lock.withLock {
+            var o = options
+            o.strength = min(1, baseStrength * intensity)
+            o.sharpness = min(1, max(0, baseSharpness + sharpnessOffset))
+            paused = false
+            let own = 60 / currentPattern.cycleSeconds
+            return (currentPattern, o, abs(bpm - own) > 1e-9 && !arrowsChangeSharpness ? .pace(breathsPerMinute: bpm) : nil)
+        }
+    }
+
     /// What the live line shows: "intensity 80 %  pace 5.5/min" (and "paused").
     public var summary: String {
         lock.withLock {

@@ -133,7 +133,7 @@ public struct ControlError: Error, CustomStringConvertible, Sendable {
 /// Events as JSON lines.
 public enum ControlEvents {
     /// Every event this build sends (docs/control.md's table lists each).
-    public static let names = ["prepared", "state", "phase", "applied", "refused", "error", "dropped", "finished", "patterns", "clock"]
+    public static let names = ["prepared", "state", "phase", "applied", "refused", "error", "dropped", "finished", "patterns", "clock", "file"]
 
     /// The `patterns` event: every preset, its phases in seconds and its cycle's length.
     public static func patterns(id: Any? = nil) -> String {
@@ -196,6 +196,14 @@ public enum ControlEvents {
             f["reason"] = reason
             return f
         }
+    }
+
+    /// `serve` only: an AHAP file the page sent began to play (`playing`, the breath stopped for it) or ended
+    /// (`played`, or `stopped` before its end; with its report), before the breath plays again.
+    public static func file(name: String, state: String, durationS: Double, report: PlayReport? = nil) -> String {
+        var f: [String: Any] = ["event": "file", "name": name, "state": state, "duration_s": (durationS * 1000).rounded() / 1000]
+        if let report { f["report"] = reportFields(report) }
+        return line(f)
     }
 
     /// The last event of a session that ended: its report (the same as `--json`).

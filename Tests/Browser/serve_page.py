@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 # motorbreath serve in a real browser (headless Chromium through selenium): the breath circle sampled
-# against the simulated board's ticks, the palette dragged with touch and the drive log checked, the
-# WebSocket refused from a foreign Origin and without the token. Screenshots at 390x844 and 1280x800 go to
+# against the simulated board's ticks, the palette dragged with touch and the drive log checked, an AHAP
+# file previewed and played on the board (the drive log against the file), the WebSocket refused from a foreign Origin and without the token. Screenshots at 390x844 and 1280x800 go to
 # --shots (the tests: a temporary folder; docs: `python3 Tests/Browser/serve_page.py --shots-only --shots docs`).
 # Prints one JSON line of measurements; exits 1 with the reason on a failed check.
 # SPDX-License-Identifier: Apache-2.0
-import argparse, http.client, json, os, subprocess, sys, tempfile, time
+import argparse, http.client, json, os, shutil, subprocess, sys, tempfile, time
 
 try:
     from selenium import webdriver
@@ -102,6 +102,89 @@ def read_drive_log(path):
             t, level = line.split()
             changes.append((int(t), int(level)))
     return header, changes
+
+
+def tick_at(header, mono_ns):
+    """The sim-board's tick at a monotonic instant (the drive log's header says how)."""
+    return header["offset"] + (mono_ns - header["boot"]) * header["hz"] / 1e9 * (1 + header["drift"] / 1e6)
+
+
+def play_file(phone, log, ahap, rows):
+    """Drops `ahap` (1 s at 0.8, 0.5 s of nothing, 0.5 s at 0.4) again, presses Play, and checks the drive
+    log against `render --ahap` (`rows`), then the breath starting again."""
+    again = os.path.join(os.path.dirname(log), "steady-again.ahap")
+    shutil.copy(ahap, again)  # another name: the file input fires only on a change
+    phone.execute_script("window.motorbreath.preview = null; window.motorbreath.played = null;")
+    phone.find_element("id", "ahap").send_keys(again)
+    deadline = time.time() + 10
+    while time.time() < deadline and not phone.execute_script("return window.motorbreath.preview"):
+        time.sleep(0.1)
+    asked_ns = time.monotonic_ns()
+    phone.execute_script("document.getElementById('play').click();")
+    shown, seen, deadline = set(), [], time.time() + 15
+    while time.time() < deadline:
+        shown.add(phone.execute_script("return document.getElementById('phase').textContent"))
+        events = phone.execute_script("return window.motorbreath.events")
+        start = next((i for i, e in enumerate(events) if e["event"] == "file" and e["state"] == "playing"), None)
+        seen = events[start:] if start is not None else []
+        played = next((i for i, e in enumerate(seen) if e["event"] == "file" and e["state"] != "playing"), None)
+        if played is not None and any(e["event"] == "phase" for e in seen[played:]):
+            break
+        time.sleep(0.05)
+    answer = phone.execute_script("return window.motorbreath.played")
+    files = [e for e in seen if e["event"] == "file"]
+    if not answer or answer["status"] != 202 or [f["state"] for f in files] != ["playing", "played"]:
+        fail("the file did not play: POST answered %s, file events %s" % (answer, files))
+    if "steady-again.ahap" not in shown:
+        fail("the page did not show the file playing (it showed %s)" % sorted(shown))
+    after = seen[seen.index(files[1]):]
+    again_prepared = any(e["event"] == "prepared" for e in after)
+    phase = next((e for e in after if e["event"] == "phase"), None)
+    if not again_prepared or not phase or phase["cycle"] != 1 or phase["phase"] != "inhale":
+        fail("the breath did not start again after the file: %s" % after[:6])
+    time.sleep(0.5)
+    header, changes = read_drive_log(log)
+    ask, hz = tick_at(header, asked_ns), header["hz"]
+    # Runs of forward drive after the ask: the file's first part (with its 0.3 s warm-up before it), its
+    # second part, then the breath's first inhale.
+    runs, begin = [], None
+    for t, level in changes:
+        if t >= ask and level > 0 and begin is None:
+            begin = t
+        if begin is not None and level <= 0:
+            runs.append((begin, t))
+            begin = None
+    if begin is not None:
+        runs.append((begin, None))  # the breath's drive, still going
+    first = next((i for i, r in enumerate(runs) if r[1] and abs(r[1] - r[0] - 1.296 * hz) < 0.02 * hz), None)
+    if first is None or first + 2 >= len(runs):
+        fail("the drive log after the ask has no run of the file's first part (1.296 s with the warm-up) and two after it: %s" % runs[:6])
+    # The oracle is `render --ahap` (the `rows` of step 3): the file's frames as render shapes them, aligned
+    # by the first brake (where the first part ends), every frame compared half a frame in, on the board.
+    brake_s = next(r[0] for r in rows if r[2] < 0)
+    t0 = runs[first][1] - brake_s * hz
+
+    def level_at(tick):
+        return next((lv for (t, lv), (u, _) in zip(changes, changes[1:]) if t <= tick < u), changes[-1][1])
+    compared, worst = 0, 0
+    for r in rows:
+        if r[0] > rows[-1][0] - 0.008:
+            break  # the last two frames: the session's renderer brakes one frame later at the very end than render does
+        if r[0] < 0.15:
+            continue  # the first kick: the session warmed the motor for 0.3 s before (render starts it from rest)
+        worst = max(worst, abs(level_at(t0 + (r[0] + 0.002) * hz) - round(r[2] * 32767)))
+        compared += 1
+    c0 = runs[first + 2][0]
+    out = {"file_frames_compared": compared, "file_worst_level_vs_render": worst,
+           "breath_again_after_file_s": round((c0 - (t0 + rows[-1][0] * hz)) / hz, 3),
+           "breath_phase_after_its_drive_ms": round((phase["board_tick"] - c0) / hz * 1000, 1)}
+    print("file: %s" % out, file=sys.stderr)
+    if compared < 450 or worst > 2:
+        fail("the file's drive on the board is not render's: %s" % out)
+    # The breath's drive starts with its 0.3 s warm-up before its first phase's tick.
+    if abs(phase["board_tick"] - 0.3 * hz - c0) > 0.02 * hz:
+        fail("the breath's first phase event is not where its drive starts again: %s" % out)
+    return out
 
 
 def main():
@@ -308,6 +391,10 @@ def main():
         result["preset_played"] = bool(played)
         if not played:
             fail("the preset box was not played (no applied pattern event)")
+
+        # The dropped file played on the board in the breath's place, then the breath again from cycle 1:
+        # judged on the drive log (the board's ticks) against the file's own times and render's drive.
+        result.update(play_file(phone, log, ahap, rows))
 
         # 4. Refused: a WebSocket from another site's page, a DNS name in Host.
         here = "127.0.0.1:%d" % port

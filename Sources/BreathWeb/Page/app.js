@@ -8,7 +8,7 @@
   const reduced = window.matchMedia('(prefers-reduced-motion: reduce)');
   const pageMs = () => performance.timeOrigin + performance.now();
   const MIN = 0.4, MAX = 1.0;
-  let socket = null, state = {}, finished = false, baseSharpness = 0.3, dragging = false;
+  let socket = null, state = {}, finished = false, baseSharpness = 0.3, dragging = false, playingFile = null;
   const events = []; // the last events, for tests and debugging
   window.motorbreath = { schedule, events, send: (c) => send(c), drawn: null };
 
@@ -54,7 +54,12 @@
       if (e.command === 'pause' || e.command === 'resume') { state.paused = e.command === 'pause'; showState(); }
       send({ command: 'state' });
     }
-    if (e.event === 'finished') { finished = true; $('phase').textContent = 'finished'; $('left').textContent = ''; }
+    if (e.event === 'file') {
+      // An AHAP file plays in the breath's place (its first frame about 0.3 s after this event), then the breath again.
+      playingFile = e.state === 'playing' ? { name: e.name, endsMs: pageMs() + 300 + e.duration_s * 1000 } : null;
+      $('status').textContent = e.state === 'playing' ? 'playing ' + e.name : e.name + ' ' + e.state + '; the breath again';
+    }
+        if (e.event === 'finished') { finished = true; $('phase').textContent = 'finished'; $('left').textContent = ''; }
     if (e.event === 'error') $('status').textContent = e.message;
     if (e.event === 'refused') $('status').textContent = e.reason;
   }
@@ -94,6 +99,10 @@
       $('left').textContent = Math.ceil(s.secondsLeft - 0.05).toString();
       const cycles = state.cycles ? ' of ' + state.cycles : '';
       $('cycle').textContent = 'cycle ' + s.cycle + cycles;
+    } else if (playingFile && !finished) {
+      $('phase').textContent = playingFile.name;
+      $('left').textContent = Math.max(0, Math.ceil((playingFile.endsMs - now) / 1000 - 0.05)).toString();
+      $('cycle').textContent = 'a file, then the breath again';
     } else if (state.paused) {
       $('phase').textContent = 'paused';
     }
@@ -179,10 +188,8 @@
   }
   async function previewFile(file) {
     const bytes = await file.arrayBuffer();
-    previewing = { kind: 'ahap', bytes };
-    // A breath session plays breath patterns; an AHAP file plays with `motorbreath play --ahap FILE`.
-    $('play').disabled = true;
-    $('play').title = 'an AHAP file plays with motorbreath play --ahap FILE';
+    previewing = { kind: 'ahap', bytes, name: file.name };
+    $('play').disabled = false;
     await showPreview(await fetch(api('api/preview'), { method: 'POST', body: bytes }));
     const ahap = await fetch(api('api/ahap'), { method: 'POST', body: bytes });
     if (ahap.ok) {
@@ -203,6 +210,11 @@
   });
   $('play').addEventListener('click', () => {
     if (previewing && previewing.kind === 'preset') send({ command: 'pattern', pattern: previewing.name, at: 'now' });
+    // A file plays in the breath's place (POST /api/play), then the breath starts again.
+    if (previewing && previewing.kind === 'ahap') {
+      fetch(api('api/play', { name: previewing.name }), { method: 'POST', body: previewing.bytes })
+        .then(async (r) => { const line = (await r.text()).trim(); window.motorbreath.played = { status: r.status, line }; $('status').textContent = line; });
+    }
   });
   function fillPresets(list, current) {
     const select = $('preset');

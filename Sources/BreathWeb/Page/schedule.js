@@ -51,8 +51,14 @@
     onEvent(e) {
       switch (e.event) {
         case 'prepared':
+          // A session on the board (the first, or the breath again after an AHAP file): frames count from 0.
           this.frameRate = e.frame_rate || 250;
           this.requested = e.pattern;
+          this.last = this.prev = this.pauseAt = null;
+          this.playingBpm = null;
+          break;
+        case 'file':
+          if (e.state === 'playing') this.last = this.prev = this.pauseAt = null; // no breath plays
           break;
         case 'patterns':
           for (const p of e.patterns) this.presets[p.name] = p.phases;

@@ -20,7 +20,9 @@ struct ServeCommand: ParsableCommand {
             Plays the breath as `motorbreath play` does (repeating it until stopped, unless --cycles or \
             --minutes give it a length) and serves a page that shows it: a circle that grows \
             with the inhale and shrinks with the exhale, the phase, the seconds left, the cycle, and sliders \
-            for strength and pace. Open the printed URL. The page speaks the control protocol of \
+            for strength and pace, a palette square, and a pattern preview: pick a preset or drop an AHAP \
+            file, see it, play it on the board (a file plays in the breath's place, then the breath starts \
+            again), export it. Open the printed URL. The page speaks the control protocol of \
             docs/control.md over a WebSocket at /ws, so every change goes through the same checks as the \
             command line's.
 
@@ -88,7 +90,10 @@ struct ServeCommand: ParsableCommand {
             .simulated(SimWorld(impairments: LinkImpairments(), pacing: .realTime, seed: 1))
         }
         defer { connected.close() }
-        let session = connected.session(options: board.connection.sessionOptions)
+        // Braking on an ERM board with an H-bridge, as `play` and the page's preview shape it.
+        var options = board.connection.sessionOptions
+        options.allowReverse = true
+        let session = connected.session(options: options)
         // The palette's level is its intensity alone (base 1), as in `motorbreath palette`.
         let controls = ControlHub(inbox: session.controls, pattern: pattern, strength: palette ? 1 : plan.options.strength,
                                   sharpness: plan.options.sharpness)

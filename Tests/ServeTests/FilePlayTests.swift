@@ -1,0 +1,96 @@
+// `POST /api/play` on a real server (loopback, a free port) spoken to over a plain socket: the file
+// queued for serve's loop (202, the latest wins), refused without a taker (409) and when bad (400), its
+// name made safe; and the breath serve starts again after a file, with the values the pages left.
+// Loopback only, no board (fast tier).
+// SPDX-License-Identifier: Apache-2.0
+
+import Breath
+import BreathWeb
+import Foundation
+import Glibc
+import MotorControl
+import MotorSession
+import Testing
+
+@Suite(.timeLimit(.minutes(10)))
+struct FilePlayTests {
+    static let file = #"{"Version":1,"Pattern":[{"Event":{"Time":0,"EventType":"HapticContinuous","EventDuration":1.25,"EventParameters":[{"ParameterID":"HapticIntensity","ParameterValue":0.7}]}}]}"#
+
+    /// Sends one HTTP request and returns the status code and the body's first line.
+    func post(_ port: UInt16, _ path: String, _ body: String) throws -> (status: Int, line: String) {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var a = sockaddr_in()
+        a.sin_family = sa_family_t(AF_INET)
+        a.sin_port = port.bigEndian
+        inet_pton(AF_INET, "127.0.0.1", &a.sin_addr)
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let connected = withUnsafePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        try #require(connected == 0)
+        let host = "127.0.0.1:\(port)"
+        let request = "POST \(path) HTTP/1.1\r\nHost: \(host)\r\nOrigin: http://\(host)\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
+        _ = request.withCString { send(fd, $0, strlen($0), 0) }
+        var answer = Data()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while case let n = recv(fd, &buffer, buffer.count, 0), n > 0 { answer.append(contentsOf: buffer[0..<n]) }
+        let text = String(decoding: answer, as: UTF8.self)
+        let status = Int(text.split(separator: " ").dropFirst().first ?? "") ?? 0
+        let body = text.components(separatedBy: "\r\n\r\n").dropFirst().first ?? ""
+        return (status, body.split(separator: "\n").first.map(String.init) ?? "")
+    }
+
+    @Test func aFileIsQueuedForServeAndTheLatestWins() throws {
+        let hub = ControlHub(inbox: ControlInbox(), pattern: try BreathPattern.parse("4-7-8"), strength: 1, sharpness: 0.3)
+        let server = try BreathWebServer(hub: hub, host: "127.0.0.1", port: 0, token: nil)
+        let port = try server.start()
+        defer { server.stop() }
+        // No taker (a server that plays no files): refused, nothing queued.
+        let none = try post(port, "/api/play?name=a.ahap", Self.file)
+        #expect(none.status == 409 && none.line == "this server plays no files")
+        #expect(server.files.take() == nil)
+        let asked = Counter()
+        server.files.onRequest = { asked.add() }
+        let first = try post(port, "/api/play?name=first.ahap", Self.file)
+        #expect(first.status == 202 && first.line == "playing first.ahap (1.2 s), then the breath again")
+        let second = try post(port, "/api/play?name=..%2F..%2Fetc%2Fsecond.ahap", Self.file)
+        #expect(second.status == 202)
+        let taken = try #require(server.files.take())
+        #expect(taken.name == "second.ahap" && abs(taken.duration - 1.25) < 1e-9 && asked.value == 2)
+        #expect(server.files.take() == nil)  // one slot: the first was replaced
+        let bad = try post(port, "/api/play?name=b.ahap", "nonsense")
+        #expect(bad.status == 400 && bad.line.hasPrefix("bad AHAP file") && server.files.take() == nil)
+    }
+
+    @Test func namesAreMadeSafeForAnEventLine() {
+        #expect(FileRequests.displayName(nil) == "pattern.ahap")
+        #expect(FileRequests.displayName("a/b/c.ahap") == "c.ahap")
+        #expect(FileRequests.displayName("x\u{0}y\u{1B}[2Jz\u{202E}.ahap") == "xy[2Jz.ahap")
+        #expect(FileRequests.displayName(String(repeating: "n", count: 200)).count == 80)
+    }
+
+    /// After a file, serve plays the breath again as the pages left it: pattern, strength, sharpness, pace.
+    @Test func theBreathAfterAFileKeepsWhatThePagesSet() throws {
+        let hub = ControlHub(inbox: ControlInbox(), pattern: try BreathPattern.parse("4-7-8"), strength: 0.8, sharpness: 0.3)
+        var options = BreathOptions()
+        options.strength = 0.8
+        let untouched = hub.restart(options)
+        #expect(untouched.pattern.name == "4-7-8" && untouched.options.strength == 0.8 && untouched.options.sharpness == 0.3 && untouched.pace == nil)
+        _ = hub.handle(.intensity(0.5))
+        _ = hub.handle(.sharpness(0.2))
+        _ = hub.handle(.change(.pattern(try BreathPattern.parse("box"), now: true)))
+        _ = hub.handle(.change(.pace(breathsPerMinute: 4)))
+        _ = hub.handle(.change(.pause))
+        let changed = hub.restart(options)
+        #expect(changed.pattern.name == "box" && abs(changed.options.strength - 0.4) < 1e-12 && abs(changed.options.sharpness - 0.5) < 1e-12)
+        #expect(changed.pace == .pace(breathsPerMinute: 4) && !hub.paused)
+    }
+}
+
+/// Counts calls from the server's tasks.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func add() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
+}
