@@ -16,8 +16,23 @@ import Testing
 struct FilePlayTests {
     static let file = #"{"Version":1,"Pattern":[{"Event":{"Time":0,"EventType":"HapticContinuous","EventDuration":1.25,"EventParameters":[{"ParameterID":"HapticIntensity","ParameterValue":0.7}]}}]}"#
 
-    /// Sends one HTTP request and returns the status code and the body's first line.
-    func post(_ port: UInt16, _ path: String, _ body: String) throws -> (status: Int, line: String) {
+    /// Runs `work` on a thread of its own and waits for it without holding a concurrency thread.
+    func onThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { done in
+            Thread { done.resume(with: Result { try work() }) }.start()
+        }
+    }
+
+    /// Sends one HTTP request and returns the status code and the body's first line. The socket waits on a
+    /// thread of its own: the server runs on Swift's concurrency threads (two on a 2-core machine), which
+    /// a blocking wait here, beside another suite's blocking test, would leave it none of.
+    func post(_ port: UInt16, _ path: String, _ body: String) async -> (status: Int, line: String) {
+        await withCheckedContinuation { done in
+            Thread { done.resume(returning: Self.exchange(port, path, body)) }.start()
+        }
+    }
+
+    static func exchange(_ port: UInt16, _ path: String, _ body: String) -> (status: Int, line: String) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var a = sockaddr_in()
@@ -27,7 +42,7 @@ struct FilePlayTests {
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let connected = withUnsafePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-        try #require(connected == 0)
+        guard connected == 0 else { return (0, "cannot connect: errno \(errno)") }
         let host = "127.0.0.1:\(port)"
         let request = "POST \(path) HTTP/1.1\r\nHost: \(host)\r\nOrigin: http://\(host)\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
         _ = request.withCString { send(fd, $0, strlen($0), 0) }
@@ -40,25 +55,28 @@ struct FilePlayTests {
         return (status, body.split(separator: "\n").first.map(String.init) ?? "")
     }
 
-    @Test func aFileIsQueuedForServeAndTheLatestWins() throws {
+    @Test func aFileIsQueuedForServeAndTheLatestWins() async throws {
         let hub = ControlHub(inbox: ControlInbox(), pattern: try BreathPattern.parse("4-7-8"), strength: 1, sharpness: 0.3)
-        let server = try BreathWebServer(hub: hub, host: "127.0.0.1", port: 0, token: nil)
-        let port = try server.start()
-        defer { server.stop() }
+        // The server's init, start and stop wait for its tasks: on a plain thread, as serve calls them.
+        let (server, port) = try await onThread { () throws -> (BreathWebServer, UInt16) in
+            let server = try BreathWebServer(hub: hub, host: "127.0.0.1", port: 0, token: nil)
+            return (server, try server.start())
+        }
+        defer { Thread { server.stop() }.start() }
         // No taker (a server that plays no files): refused, nothing queued.
-        let none = try post(port, "/api/play?name=a.ahap", Self.file)
+        let none = await post(port, "/api/play?name=a.ahap", Self.file)
         #expect(none.status == 409 && none.line == "this server plays no files")
         #expect(server.files.take() == nil)
         let asked = Counter()
         server.files.onRequest = { asked.add() }
-        let first = try post(port, "/api/play?name=first.ahap", Self.file)
+        let first = await post(port, "/api/play?name=first.ahap", Self.file)
         #expect(first.status == 202 && first.line == "playing first.ahap (1.2 s), then the breath again")
-        let second = try post(port, "/api/play?name=..%2F..%2Fetc%2Fsecond.ahap", Self.file)
+        let second = await post(port, "/api/play?name=..%2F..%2Fetc%2Fsecond.ahap", Self.file)
         #expect(second.status == 202)
         let taken = try #require(server.files.take())
         #expect(taken.name == "second.ahap" && abs(taken.duration - 1.25) < 1e-9 && asked.value == 2)
         #expect(server.files.take() == nil)  // one slot: the first was replaced
-        let bad = try post(port, "/api/play?name=b.ahap", "nonsense")
+        let bad = await post(port, "/api/play?name=b.ahap", "nonsense")
         #expect(bad.status == 400 && bad.line.hasPrefix("bad AHAP file") && server.files.take() == nil)
     }
 
