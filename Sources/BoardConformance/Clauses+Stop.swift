@@ -161,18 +161,24 @@ extension Conformance {
             let half = Double(rig.info.clockHz) * 10 / (2 * Double(rig.info.lraResonanceDeciHz))
             // Full drive, or the drive ceiling once the board's overdrive budget is spent.
             let magnitudes: Set<Int16> = [32767, try ceilingLevel(rig) ?? 32767]
-            var checked = 0
+            var checked = 0, late = 0
             for s in samples where s.tick > p.timebase.due(0) {
                 let phase = Double(s.tick - p.timebase.due(0)) / half
                 let within = phase - phase.rounded(.down)
                 guard within > 0.05 && within < 0.95 else { continue }  // too near an edge to tell
                 let positive = Int(phase.rounded(.down)) % 2 == 0
-                try require((s.output > 0) == positive && magnitudes.contains(Int16(s.output.magnitude)),
+                // An edge the board reached late (its loop held up, as under an emulator on a busy host) is
+                // output at once, as a late frame is: within the same 1 ms the old polarity may still show.
+                let lateEdge = phase >= 1 && within * half <= Double(lateLimit(rig)) && (s.output > 0) != positive
+                try require(((s.output > 0) == positive || lateEdge) && magnitudes.contains(Int16(s.output.magnitude)),
                             "at tick \(s.tick) (half period \(Int(phase))): expected output \(positive ? "+" : "-")\(magnitudes.sorted()), got \(s.output)")
                 checked += 1
+                if lateEdge { late += 1 }
             }
             try require(checked >= 10, "expected at least 10 STATUS samples away from a carrier edge, got \(checked)")
-            return .pass("\(checked) samples on the right polarity")
+            // A stall's sample or two, not a carrier that is always late (one 0.5 ms late shows 4 of about 37).
+            try require(late <= 2, "\(late) of \(checked) samples still on the polarity before the edge (late by up to 1 ms): more than a stall's 2")
+            return .pass("\(checked) samples on the right polarity" + (late > 0 ? " (\(late) within 1 ms after an edge the board reached late)" : ""))
         },
     ]
 }
