@@ -58,6 +58,13 @@ public struct ControlLatencyResult: Sendable, Codable {
 ///     let result = try ControlLatency.run(channel: channel, prepared: prepared, world: world, count: 20, seed: 1)
 ///     print(result.trueMs)
 public enum ControlLatency {
+    /// 250 Hz, reverse drive allowed (braking on a board with an H-bridge).
+    public static var defaultOptions: SessionOptions {
+        var o = SessionOptions()
+        o.allowReverse = true
+        return o
+    }
+
     /// The changes, in the order they are made: strength, pause, resume, pace, round and round.
     static func change(_ k: Int, _ rng: inout SplitMix64) -> BreathChange {
         switch k % 4 {
@@ -69,12 +76,11 @@ public enum ControlLatency {
     }
 
     /// Steers a looping box breath `count` times (every 1-2.5 s) on a channel to a prepared board; `world`
-    /// (a simulation) gives the true clock. The session ends after the last change's breath.
+    /// (a simulation) gives the true clock. The session ends after the last change's breath. `options`
+    /// are the player's (its frame rate, and the adapter it is told of, as a session is).
     public static func run(channel: BoardChannel, prepared: Prepared, world: SimWorld?, count: Int, seed: UInt64,
-                           frameRate: Int = 250) throws -> ControlLatencyResult {
-        var options = SessionOptions()
-        options.frameRate = frameRate
-        options.allowReverse = true
+                           options: SessionOptions = defaultOptions) throws -> ControlLatencyResult {
+        let frameRate = options.frameRate
         let resolution = DutyResolution(prepared.config.dutyFormat)
         let live = LiveFrames(plan: LivePlan(pattern: BreathPattern.presets[1], options: BreathOptions(), loop: true),
                               frameRate: frameRate, resolution: resolution, warmup: 0.3)

@@ -2,8 +2,10 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import ArgumentParser
+import BoardAccess
 import Breath
 import Foundation
+import MotorSession
 import SimBoard
 import TimingBench
 
@@ -45,6 +47,10 @@ struct BenchmarkCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Run seeds 1...N (N 1...1000; motorbreath and the naive streamer, no corruption) and summarise them: start error p50/p90/max, p99 schedule error, prepare time, and the naive/motorbreath ratios.",
             transform: OptionValue.int(1...1000))
     var seeds: Int?
+
+    @Option(parsing: .unconditional, help: "With --seeds: live changes (strength, pause, resume) a seed, as `motorbreath latency` makes them, judged on the board's true clock (0...1000; 0: none) (default: 30).",
+            transform: OptionValue.int(0...1000))
+    var latencyChanges: Int = 30
 
     @Option(name: .shortAndLong, help: "Write the report as markdown to this file.")
     var output: String?
@@ -157,9 +163,12 @@ extension BenchmarkCommand {
         var syncBeforeStartMs: Double
         var naiveStartErrorUs: Double
         var naiveP99Us: Double
+        /// Live changes to the motor on the board's true clock, and their messages at the board (nil: not run).
+        var live: ControlLatencyResult?
         enum CodingKeys: String, CodingKey {
             case seed, startErrorUs = "start_error_us", p99Us = "p99_us", prepareMs = "prepare_ms"
             case syncBeforeStartMs = "sync_before_start_ms", naiveStartErrorUs = "naive_start_error_us", naiveP99Us = "naive_p99_us"
+            case live = "live_change"
         }
     }
 
@@ -210,6 +219,35 @@ extension BenchmarkCommand {
         ]
     }
 
+    /// One seed's live changes: `motorbreath latency`'s run over the same link, virtual time, the session told
+    /// the adapter model as a real port's session is.
+    func liveChange(_ impairments: LinkImpairments, seed: UInt64) throws -> ControlLatencyResult {
+        let board = BoardConnection.simulated(SimWorld(impairments: impairments, pacing: .virtual, seed: seed))
+        defer { board.close() }
+        let channel = board.channel()
+        var options = ControlLatency.defaultOptions
+        options.frameRate = frameRate
+        options.allowReverse = !u8
+        options.linkProfile = board.linkProfile
+        do {
+            let prepared = try channel.prepare(options: options)
+            return try ControlLatency.run(channel: channel, prepared: prepared, world: board.world, count: latencyChanges, seed: seed, options: options)
+        } catch { throw fail("benchmark failed: live changes, seed \(seed): \(error)") }
+    }
+
+    /// The live changes over every seed: to the motor on the board's true clock, their messages at the board,
+    /// and the goal of issue 28 (the change's own message p99 + one frame + 1 ms).
+    func liveLines(_ live: [ControlLatencyResult]) -> [String] {
+        guard !live.isEmpty else { return [] }
+        let q = ClockLimit.quantile
+        let p50s = live.map(\.trueMs.p50), p99s = live.map(\.trueMs.p99), messages = live.map(\.messageMs.p99)
+        let frameMs = 1000 / Double(frameRate)
+        let margins = live.map { $0.trueMs.p99 - ($0.messageMs.p99 + frameMs + 1) }
+        return [
+            "- live change to the motor (\(latencyChanges) strength, pause and resume changes a seed, as `motorbreath latency` makes them, on the board's true clock): p50 median \(fixed(q(p50s, 0.5), 1)) ms, p99 median \(fixed(q(p99s, 0.5), 1)) ms, worst seed \(fixed(q(p99s, 1), 1)) ms; its message at the board p99 median \(fixed(q(messages, 0.5), 1)) ms; p99 - (message p99 + one frame + 1 ms), worst seed \(fixed(q(margins, 1), 1)) ms (goal <= 0); not from the board's next frame \(live.map(\.notFromBoardsNext).reduce(0, +)), frames replaced too late \(live.map(\.replacedTooLate).reduce(0, +)), wrong duties \(live.map(\.wrongDuties).reduce(0, +))",
+        ]
+    }
+
     /// Which build ran the simulation: its wall times differ about tenfold.
     var buildKind: String {
         #if DEBUG
@@ -238,9 +276,10 @@ extension BenchmarkCommand {
             scenario.reverse = !u8
             let mb = try SimulatedSession.run(scenario, recordPlays: false).0
             let naive = try NaiveStreamer.run(scenario)
+            let live = latencyChanges > 0 ? try liveChange(impairments, seed: s) : nil
             rows.append(SeedRow(seed: s, startErrorUs: mb.startErrorUs, p99Us: mb.scheduleErrorUs.p99, prepareMs: mb.prepareMs,
                                 syncBeforeStartMs: mb.syncBeforeStartMs,
-                                naiveStartErrorUs: naive.startErrorUs, naiveP99Us: naive.scheduleErrorUs.p99))
+                                naiveStartErrorUs: naive.startErrorUs, naiveP99Us: naive.scheduleErrorUs.p99, live: live))
         }
         progress.finish()
         if json { try printJSON(rows) }
@@ -256,11 +295,12 @@ extension BenchmarkCommand {
             "played by motorbreath and by the naive host-timed streamer; every frame judged against the simulated",
             "board's true clock at the frame's intended host time (see benchmark.md for one seed in detail).",
             "",
-            "| seed | start error µs | p99 schedule µs | prepare ms | clock exchanges before the first frame, ms | naive start µs | naive p99 µs |",
-            "|---|---|---|---|---|---|---|",
+            "| seed | start error µs | p99 schedule µs | prepare ms | clock exchanges before the first frame, ms | naive start µs | naive p99 µs |" + (latencyChanges > 0 ? " live change p50 / p99 ms | its message at the board, p99 ms |" : ""),
+            "|---|---|---|---|---|---|---|" + (latencyChanges > 0 ? "---|---|" : ""),
         ]
         for r in rows {
-            lines.append("| \(r.seed) | \(fixed(r.startErrorUs, 0)) | \(fixed(r.p99Us, 0)) | \(fixed(r.prepareMs, 0)) | \(fixed(r.syncBeforeStartMs, 0)) | \(fixed(r.naiveStartErrorUs, 0)) | \(fixed(r.naiveP99Us, 0)) |")
+            let live = r.live.map { " \(fixed($0.trueMs.p50, 1)) / \(fixed($0.trueMs.p99, 1)) | \(fixed($0.messageMs.p99, 1)) |" } ?? ""
+            lines.append("| \(r.seed) | \(fixed(r.startErrorUs, 0)) | \(fixed(r.p99Us, 0)) | \(fixed(r.prepareMs, 0)) | \(fixed(r.syncBeforeStartMs, 0)) | \(fixed(r.naiveStartErrorUs, 0)) | \(fixed(r.naiveP99Us, 0)) |" + live)
         }
         let p99Ratios = rows.map { $0.naiveP99Us / max($0.p99Us, 1) }
         lines += [
@@ -271,6 +311,7 @@ extension BenchmarkCommand {
             "- naive / motorbreath start error: min \(ratio(q(startRatios, 0)))x, median \(ratio(q(startRatios, 0.5)))x",
             "- naive / motorbreath p99 schedule error: min \(ratio(q(p99Ratios, 0)))x, median \(ratio(q(p99Ratios, 0.5)))x",
         ]
+        lines += liveLines(rows.compactMap(\.live))
         if let model = impairments.model {
             lines += adapterLimitLines(model, impairments, syncMs: q(rows.map(\.syncBeforeStartMs), 0.5))
             lines += sessionLimitLines(model, impairments, seeds: n, syncMs: q(rows.map(\.syncBeforeStartMs), 0.5), startP90: q(starts, 0.9), p99Median: q(p99s, 0.5))

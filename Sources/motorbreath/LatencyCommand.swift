@@ -53,10 +53,13 @@ struct LatencyCommand: ParsableCommand {
         let channel = board.channel()
         var options = connection.sessionOptions
         options.allowReverse = true
+        options.linkProfile = board.linkProfile  // the adapter, as a session is told it
         let result: ControlLatencyResult
         do {
             let prepared = try channel.prepare(options: options)
-            result = try ControlLatency.run(channel: channel, prepared: prepared, world: world, count: changes, seed: seed)
+            var playing = ControlLatency.defaultOptions
+            playing.linkProfile = options.linkProfile
+            result = try ControlLatency.run(channel: channel, prepared: prepared, world: world, count: changes, seed: seed, options: playing)
         } catch let e as SessionError { throw fail(e) }
         if json { return try printJSON(result) }
         func row(_ p: Percentiles) -> String { String(format: "p50 %.1f ms, p99 %.1f ms, max %.1f ms (%d changes)", p.p50, p.p99, p.max, p.count) }
