@@ -104,6 +104,20 @@ def read_drive_log(path):
     return header, changes
 
 
+def one_hand(d):
+    """Usable with one hand on a phone (390 x 844): nothing wider than the screen, every control at least
+    44 px tall (Apple's and WCAG's touch target), the palette a square a thumb can cover."""
+    m = d.execute_script("""
+        const small = [...document.querySelectorAll('button, select, a.button, input[type=range], label.file')]
+          .map((e) => [e.id || e.textContent.trim().slice(0, 20), e.getBoundingClientRect().height]).filter((x) => x[1] < 44);
+        const p = document.getElementById('palette').getBoundingClientRect();
+        return {overflow: document.documentElement.scrollWidth - window.innerWidth, small, palette: [p.width, p.height]};""")
+    out = {"phone_overflow_px": m["overflow"], "phone_small_controls": m["small"], "palette_px": [round(v) for v in m["palette"]]}
+    if m["overflow"] > 0 or m["small"] or min(m["palette"]) < 200 or abs(m["palette"][0] - m["palette"][1]) > 2:
+        fail("not usable with one hand at 390 x 844: %s" % out)
+    return out
+
+
 def tick_at(header, mono_ns):
     """The sim-board's tick at a monotonic instant (the drive log's header says how)."""
     return header["offset"] + (mono_ns - header["boot"]) * header["hz"] / 1e9 * (1 + header["drift"] / 1e6)
@@ -201,6 +215,8 @@ def main():
         open_drawn(phone, url)
         time.sleep(1.0)
         phone.save_screenshot(os.path.join(args.shots, "serve-phone.png"))
+        if not args.shots_only:
+            result.update(one_hand(phone))
         scroll_to_preview = "document.getElementById('preview').scrollIntoView({block: 'end'});"
         if args.shots_only:
             phone.execute_script(scroll_to_preview)
