@@ -29,12 +29,11 @@ struct ReferenceRenderer {
 
     /// Every frame's raw duty value, in one go.
     mutating func renderAll() -> [UInt16] {
-        let rate = Double(source.frameRate)
         var out: [UInt16] = []
-        var now = intendedAtFrameTime(Double(next) / rate)
+        var now = intendedAtFrame(next)
         for i in next..<source.frameCount {
-            let after = intendedAtFrameTime(Double(i + 1) / rate)
-            let aim = shapingTarget(atFrameTime: Double(i + 1) / rate, intended: after)
+            let after = intendedAtFrame(i + 1)
+            let aim = shapingTarget(atFrame: i + 1, intended: after)
             out.append(drive(now: floorActive ? 0 : (lastAim ?? now), next: aim))
             now = after
             lastAim = aim
@@ -45,8 +44,12 @@ struct ReferenceRenderer {
 
     // MARK: intended intensity (Envelope.Cursor, UpperEnvelope.Cursor, ControlTrack.Cursor as they were)
 
-    mutating func intendedAtFrameTime(_ frameTime: Double) -> Double {
-        let t = frameTime - Double(source.warmupFrames) / Double(source.frameRate)
+    /// Breath time at the start of frame `i`, from whole frames (2026-11-26: it was frame time minus the
+    /// warm-up's seconds, which rounds below a frame boundary and moved a lead by a frame after a warm-up).
+    func breathTime(ofFrame i: Int) -> Double { Double(i - source.warmupFrames) / Double(source.frameRate) }
+
+    mutating func intendedAtFrame(_ i: Int) -> Double {
+        let t = breathTime(ofFrame: i)
         return t < 0 ? 0 : intended(at: t)
     }
 
@@ -80,12 +83,12 @@ struct ReferenceRenderer {
 
     // MARK: shaping target (warm-up floor, step leads)
 
-    mutating func shapingTarget(atFrameTime frameTime: Double, intended: Double) -> Double {
+    mutating func shapingTarget(atFrame i: Int, intended: Double) -> Double {
         if floorActive {
             if intended < source.warmupFloor { return source.warmupFloor }
             floorActive = false
         }
-        let t = frameTime - Double(source.warmupFrames) / Double(source.frameRate)
+        let t = breathTime(ofFrame: i)
         guard t >= 0 else { return intended }
         let steps = source.steps
         while stepIndex < steps.count && steps[stepIndex].time <= t { stepIndex += 1 }

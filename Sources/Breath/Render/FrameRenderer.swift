@@ -119,10 +119,10 @@ public struct FrameRenderer: Sendable {
     /// Frames rendered so far.
     public var position: Int { next }
 
-    /// Intended intensity at frame time `frameTime` (warm-up frames come first and intend silence).
+    /// Intended intensity at the start of frame `index` (warm-up frames come first and intend silence).
     @inline(always)
-    mutating func intendedAtFrameTime(_ frameTime: Double) -> Double {
-        let t = frameTime - Double(warmupFrames) / Double(frameRate)
+    mutating func intendedAtFrame(_ index: Int) -> Double {
+        let t = Double(index - warmupFrames) / Double(frameRate)
         return t < 0 ? 0 : intended(at: t)
     }
 

@@ -35,10 +35,12 @@ extension FrameRenderer {
     /// inside a coming jump's lead, the jump's new level.
     mutating func aim(_ aims: UnsafeMutableBufferPointer<FrameAim>) {
         let rate = Double(frameRate)
-        var now = intendedAtFrameTime(Double(next) / rate)
+        var now = intendedAtFrame(next)
         var piece = TargetPiece()
         for j in aims.indices {
-            let t = Double(next + j + 1) / rate - Double(warmupFrames) / Double(frameRate)
+            // Breath time of the frame's end, from whole frames (a difference of two times in seconds
+            // would round: 574/250 - 75/250 is below 299/250, and a lead starting there came a frame late).
+            let t = Double(next + j + 1 - warmupFrames) / rate
             if t >= 0 && !(t < piece.until) { piece = self.piece(at: t) }
             let after = t < 0 ? 0 : intended(in: piece, at: t)
             var aim = after
