@@ -37,10 +37,14 @@ public final class BoardConnection: @unchecked Sendable {
     /// The clock the session reads: the world's host clock in simulation, the system's otherwise.
     public let clock: HostClock
 
-    init(board: Board, link: ByteLink, clock: HostClock) {
+    /// The pty a bare /dev/pts/N port was when opened (a reconnect must not take another program's).
+    private let ptyNode: PtyNode?
+
+    init(board: Board, link: ByteLink, clock: HostClock, ptyNode: PtyNode? = nil) {
         self.board = board
         self.link = link
         self.clock = clock
+        self.ptyNode = ptyNode
     }
 
     /// The simulated world `world` (its host link and host clock).
@@ -65,7 +69,7 @@ public final class BoardConnection: @unchecked Sendable {
                 throw error
             }
         }
-        return BoardConnection(board: .port(path: path, settings: settings), link: link, clock: SystemClock())
+        return BoardConnection(board: .port(path: path, settings: settings), link: link, clock: SystemClock(), ptyNode: PtyNode(path: path))
     }
 
     /// `port` as a path: `auto` becomes the one port whose board answers, anything else is returned as is.
@@ -91,7 +95,9 @@ public final class BoardConnection: @unchecked Sendable {
     public var reopen: (() throws(LinkError) -> ByteLink)? {
         switch board {
         case .world(let world): return { () throws(LinkError) -> ByteLink in world.hostLink }
-        case .port(let path, let settings): return { () throws(LinkError) -> ByteLink in try PortOpener.open(path: path, settings: settings) }
+        case .port(let path, let settings):
+            let node = ptyNode
+            return { () throws(LinkError) -> ByteLink in try PortOpener.reopen(path: path, settings: settings, node: node) }
         case .simulatedBoard: return nil
         }
     }

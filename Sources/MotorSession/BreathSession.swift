@@ -52,7 +52,8 @@ public final class BreathSession: @unchecked Sendable {
     public convenience init(port path: String, settings: LinkSettings = LinkSettings(baud: 115_200),
                             options: SessionOptions = SessionOptions()) throws(LinkError) {
         self.init(link: try PortOpener.open(path: path, settings: settings), options: options)
-        reopen = { () throws(LinkError) -> ByteLink in try PortOpener.open(path: path, settings: settings) }
+        let node = PtyNode(path: path)  // a bare /dev/pts/N: a pty made at that number later is not the board's
+        reopen = { () throws(LinkError) -> ByteLink in try PortOpener.reopen(path: path, settings: settings, node: node) }
     }
 
     /// HELLO, CONFIGURE and clock sync (`play` does it if it was not done).

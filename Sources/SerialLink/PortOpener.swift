@@ -38,6 +38,14 @@ public enum PortOpener {
         }
     }
 
+    /// Opens `path` again after its board went away (an unplug, a reset, a board process restarted). `node`
+    /// is the pty the path named when it was first opened (``PtyNode``): a pty made since at that number is
+    /// another program's and is refused, one line. Anything else opens as ``open(path:settings:)`` does.
+    public static func reopen(path: String, settings: LinkSettings, node: PtyNode?) throws(LinkError) -> ByteLink {
+        if let why = node?.replaced() { throw .driverCannotOpen(path: path, reason: why) }
+        return try open(path: path, settings: settings)
+    }
+
     /// Why a terminal device can never be a board's port: the pty multiplexer, this process's own
     /// terminal, the console (character devices 5:2, 5:0, 5:1). Nil for anything else.
     static func notABoardPort(_ st: stat) -> String? {
