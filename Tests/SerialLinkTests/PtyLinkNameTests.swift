@@ -43,12 +43,9 @@ import Testing
             _ = try PtyLinkName.claim(path, for: old)  // left behind, as by a board killed with SIGKILL
             first!.close()
             first = nil
-            usleep(20_000)  // past the kernel's coarse clock tick, which stamps a pty's node when it is made
-            // The kernel hands out the lowest free number: take ptys until one has the old number.
-            var held: [PseudoTerminal] = []
-            defer { held.forEach { $0.close() } }
-            while held.count < 8, held.last?.slavePath != old, let next = try? PseudoTerminal() { held.append(next) }
-            guard held.last?.slavePath == old else { unlink(path); continue }  // another process took it
+            let held = PtyReuse.take(old)
+            defer { held?.forEach { $0.close() } }
+            guard held != nil else { unlink(path); continue }  // another process took it
             reused = true
             let mine = try PseudoTerminal()
             defer { mine.close() }
@@ -58,5 +55,22 @@ import Testing
             #expect(linkTarget(path) == nil)
         }
         #expect(reused, "no pty number was reused in 20 tries, so the case was not tried")
+    }
+}
+
+/// The kernel hands out the lowest free pty number: after a pty closed, the next ptys made take it back.
+enum PtyReuse {
+    /// Ptys made until one is at `path` (a /dev/pts/N just closed): they hold the number; close them after.
+    /// Nil (and none held) when another process took the number first. Waits 20 ms first, past the kernel's
+    /// coarse clock tick that stamps a pty's node when it is made.
+    static func take(_ path: String) -> [PseudoTerminal]? {
+        usleep(20_000)
+        var held: [PseudoTerminal] = []
+        while held.count < 8, held.last?.slavePath != path, let next = try? PseudoTerminal() { held.append(next) }
+        guard held.last?.slavePath == path else {
+            held.forEach { $0.close() }
+            return nil
+        }
+        return held
     }
 }
