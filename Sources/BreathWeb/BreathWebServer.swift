@@ -49,7 +49,7 @@ public final class BreathWebServer: @unchecked Sendable {
         let page = PageFiles()
         let recent = RecentPhases()
         _ = hub.addSink { recent.note($0) }
-        let ws = WebSocketHTTPHandler(handler: MessageFrameWSHandler(handler: HubSocket(hub: hub, count: sockets, recent: recent)))
+        let ws = WebSocketHTTPHandler(handler: HubSocket(hub: hub, count: sockets, recent: recent))
         let root = GuardedHandler(rules: rules, page: page, webSocket: ws, preview: preview, files: files)
         Task.detached { [server] in await server.appendRoute("*", to: root) }.waitBlocking()
     }

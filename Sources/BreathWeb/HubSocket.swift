@@ -23,10 +23,15 @@ final class SocketCount: @unchecked Sendable {
 }
 
 /// A page's outgoing events: MotorControl's EventQueue (at most 1000 lines, the oldest dropped first and
-/// a `dropped` event in their place, as on the control socket), read by the WebSocket's writer.
+/// a `dropped` event in their place, as on the control socket), and the protocol's own replies (pong,
+/// close), which go first. The WebSocket's writer takes one when the socket has taken the last, so a page
+/// that stops reading leaves its events here, where they are dropped, not in a buffer without a bound.
 final class PageQueue: @unchecked Sendable {
+    /// What the writer sends next.
+    enum Outgoing { case line(String), frame(WSFrame) }
     private let lock = NSLock()
     private var queue = EventQueue()
+    private var replies: [WSFrame] = []
     private var closed = false
     private var waiter: CheckedContinuation<Void, Never>?
 
@@ -34,6 +39,17 @@ final class PageQueue: @unchecked Sendable {
         let w: CheckedContinuation<Void, Never>? = lock.withLock {
             if closed { return nil }
             queue.append(line)
+            defer { waiter = nil }
+            return waiter
+        }
+        w?.resume()
+    }
+
+    /// A protocol reply (pong, close), sent before any waiting event.
+    func reply(_ frame: WSFrame) {
+        let w: CheckedContinuation<Void, Never>? = lock.withLock {
+            if closed { return nil }
+            replies.append(frame)
             defer { waiter = nil }
             return waiter
         }
@@ -49,21 +65,23 @@ final class PageQueue: @unchecked Sendable {
         w?.resume()
     }
 
-    /// The next line (nil once closed and empty); waits while there is none.
-    func next() async -> String? {
+    /// The next reply or line (nil once closed and empty); waits while there is none.
+    func next() async -> Outgoing? {
         while true {
-            enum Step { case line(String), end, wait }
+            enum Step { case out(Outgoing), end, wait }
             let step: Step = lock.withLock {
-                if let line = queue.next() { return .line(line) }
-                return closed ? .end : .wait
+                if !replies.isEmpty { return .out(.frame(replies.removeFirst())) }
+                if closed { return .end }  // the page went: its events are for no one
+                if let line = queue.next() { return .out(.line(line)) }
+                return .wait
             }
             switch step {
-            case .line(let line): return line
+            case .out(let out): return out
             case .end: return nil
             case .wait:
                 await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
                     let ready = lock.withLock {
-                        if !queue.isEmpty || closed { return true }
+                        if !queue.isEmpty || !replies.isEmpty || closed { return true }
                         waiter = c
                         return false
                     }
@@ -96,16 +114,18 @@ final class RecentPhases: @unchecked Sendable {
 
 /// One WebSocket client of the hub: the greeting and the state first (as a socket client gets them), then
 /// the phase events of the phase playing (and the one before), then every event; each text message in
-/// is a command line.
-struct HubSocket: WSMessageHandler {
+/// is a command line. Speaks the WebSocket protocol itself (pings, close, fragments) so that its frames are
+/// pulled by the socket's writer one at a time: FlyingFox's message handler drains the events into a
+/// buffer without a bound, and a page that stopped reading would grow it for as long as it stayed open.
+struct HubSocket: WSHandler {
     let hub: ControlHub
     let count: SocketCount
     let recent: RecentPhases
+    /// A text message in (several frames) is at most this long; longer ones are answered as too long.
+    static let maxMessageBytes = 1 << 20
 
-    func makeMessages(for client: AsyncStream<WSMessage>) async throws -> AsyncStream<WSMessage> {
+    func makeFrames(for client: AsyncThrowingStream<WSFrame, any Error>) async throws -> AsyncStream<WSFrame> {
         let queue = PageQueue()
-        let out = AsyncStream<WSMessage>(unfolding: { await queue.next().map { .text(HubSocket.trimmed($0)) } })
-        let send = queue
         let sink = hub.addSink { queue.send($0) }
         if let hello = hub.greeting {
             queue.send(hello)
@@ -115,21 +135,50 @@ struct HubSocket: WSMessageHandler {
         count.opened()
         let hub = self.hub, count = self.count
         Task {
-            for await message in client {
-                guard case .text(let text) = message else { continue }
-                for line in text.split(whereSeparator: \.isNewline) where !line.isEmpty {
-                    if line.utf8.count > LineReader.limit {
-                        send.send(ControlEvents.line(["event": "error", "message": LineReader.tooLongMessage]))
-                        continue
+            var message: Data?  // a text message arriving in fragments
+            do {
+                loop: for try await frame in client {
+                    switch frame.opcode {
+                    case .text:
+                        message = frame.payload
+                    case .continuation where message != nil:
+                        message!.append(frame.payload)
+                    case .ping:
+                        queue.reply(WSFrame(fin: true, opcode: .pong, mask: nil, payload: frame.payload))
+                        continue loop
+                    case .close:
+                        queue.reply(WSFrame(fin: true, opcode: .close, mask: nil, payload: frame.payload.prefix(2)))
+                        break loop
+                    default:
+                        message = nil  // binary, a stray continuation, pong: nothing for the hub
+                        continue loop
                     }
-                    if let reply = hub.handle(line: String(line)) { send.send(reply) }
+                    if (message?.count ?? 0) > Self.maxMessageBytes {
+                        queue.send(ControlEvents.line(["event": "error", "message": LineReader.tooLongMessage]))
+                        message = nil
+                    }
+                    guard frame.fin, let whole = message else { continue }
+                    message = nil
+                    for line in String(decoding: whole, as: UTF8.self).split(whereSeparator: \.isNewline) where !line.isEmpty {
+                        if line.utf8.count > LineReader.limit {
+                            queue.send(ControlEvents.line(["event": "error", "message": LineReader.tooLongMessage]))
+                            continue
+                        }
+                        if let reply = hub.handle(line: String(line)) { queue.send(reply) }
+                    }
                 }
-            }
+            } catch {}  // a broken frame or a dropped connection: the page is gone
             hub.removeSink(sink)
-            send.close()
+            queue.close()
             count.closed()
         }
-        return out
+        return AsyncStream<WSFrame>(unfolding: {
+            switch await queue.next() {
+            case .line(let line)?: WSFrame(fin: true, opcode: .text, mask: nil, payload: Data(HubSocket.trimmed(line).utf8))
+            case .frame(let frame)?: frame
+            case nil: nil
+            }
+        })
     }
 
     /// An event line without its newline (a WebSocket message is already one line).

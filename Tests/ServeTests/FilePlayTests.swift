@@ -16,13 +16,6 @@ import Testing
 struct FilePlayTests {
     static let file = #"{"Version":1,"Pattern":[{"Event":{"Time":0,"EventType":"HapticContinuous","EventDuration":1.25,"EventParameters":[{"ParameterID":"HapticIntensity","ParameterValue":0.7}]}}]}"#
 
-    /// Runs `work` on a thread of its own and waits for it without holding a concurrency thread.
-    func onThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { done in
-            Thread { done.resume(with: Result { try work() }) }.start()
-        }
-    }
-
     /// Sends one HTTP request and returns the status code and the body's first line. The socket waits on a
     /// thread of its own: the server runs on Swift's concurrency threads (two on a 2-core machine), which
     /// a blocking wait here, beside another suite's blocking test, would leave it none of.
@@ -57,11 +50,7 @@ struct FilePlayTests {
 
     @Test func aFileIsQueuedForServeAndTheLatestWins() async throws {
         let hub = ControlHub(inbox: ControlInbox(), pattern: try BreathPattern.parse("4-7-8"), strength: 1, sharpness: 0.3)
-        // The server's init, start and stop wait for its tasks: on a plain thread, as serve calls them.
-        let (server, port) = try await onThread { () throws -> (BreathWebServer, UInt16) in
-            let server = try BreathWebServer(hub: hub, host: "127.0.0.1", port: 0, token: nil)
-            return (server, try server.start())
-        }
+        let (server, port) = try await startServer(hub)
         defer { Thread { server.stop() }.start() }
         // No taker (a server that plays no files): refused, nothing queued.
         let none = await post(port, "/api/play?name=a.ahap", Self.file)
@@ -103,12 +92,4 @@ struct FilePlayTests {
         #expect(changed.pattern.name == "box" && abs(changed.options.strength - 0.4) < 1e-12 && abs(changed.options.sharpness - 0.5) < 1e-12)
         #expect(changed.pace == .pace(breathsPerMinute: 4) && !hub.paused)
     }
-}
-
-/// Counts calls from the server's tasks.
-final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-    func add() { lock.withLock { count += 1 } }
-    var value: Int { lock.withLock { count } }
 }
