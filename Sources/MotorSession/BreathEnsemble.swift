@@ -132,6 +132,11 @@ private final class ResultBox<T>: @unchecked Sendable {
 public struct BoardReport: Sendable {
     public var name: String
     public var report: PlayReport
+
+    public init(name: String, report: PlayReport) {
+        self.name = name
+        self.report = report
+    }
 }
 
 /// What every board of an ensemble played.

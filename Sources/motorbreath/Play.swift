@@ -20,7 +20,7 @@ struct Play: ParsableCommand {
             """
     )
 
-    @OptionGroup var board: BoardArguments
+    @OptionGroup var board: PlayBoardArguments
 
     @OptionGroup var breath: BreathArguments
 
@@ -83,7 +83,9 @@ struct Play: ParsableCommand {
     var view: ViewKind = .status
 
     func validate() throws {
-        guard board.simulate || (simLink == nil && !virtualTime) else {
+        if board.several {
+            try validateSeveral()
+        } else if !(board.simulate || (simLink == nil && !virtualTime)) {
             throw ValidationError("--sim-link and --virtual-time work with --simulate only")
         }
         guard controlSocket != nil || controlMode == .ownerOnly else { throw ValidationError("--control-mode sets the permissions of --control-socket; give that too") }
@@ -101,6 +103,7 @@ struct Play: ParsableCommand {
         let built = try breath.build()
         breath.rememberStrength()
         if !quiet { printNotices(built.notices) }
+        if board.several { return try playSeveral(built) }
         let connected = try connect()
         defer { connected.close() }
         let session = connected.session(options: sessionOptions)
