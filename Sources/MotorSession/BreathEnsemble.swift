@@ -17,10 +17,13 @@ import SerialLink
 /// Every member's clock must be one time base: the system clock for ports, or simulated worlds whose host
 /// clocks share one epoch (virtual worlds all begin at 0; real-time worlds given the same `epochNs`).
 ///
-/// Live changes go to every board's player. Each player makes a change from its own first changeable frame
-/// (from its own round trips), so a change can begin a few frames apart on boards with different links:
-/// at most the difference of their half round trips plus a frame or two (docs/performance.md, "Several
-/// boards in step"). A stop ends every board, motor off.
+/// Live changes go to every board's player, from one frame for all: the frame due `changeLeadMs` after the
+/// change (on the first member's clock), or a board's own first changeable frame when that is later (its
+/// link is slower than the lead allows: it changes that much later). Without the common frame each player
+/// would change from its own first changeable frame, a few frames apart on boards with different links
+/// (docs/performance.md, "Several boards in step"). A stop ends every board, motor off. Every member
+/// plays at the same frame rate (one frame grid).
+
 ///
 ///     let ensemble = BreathEnsemble([("left", left), ("right", right)])
 ///     _ = try ensemble.prepare()
@@ -33,15 +36,26 @@ public final class BreathEnsemble: @unchecked Sendable {
     }
 
     public let members: [Member]
-    /// How long after the slowest prepare (as the latest member clock reads) frame 0 is felt, ms.
+    /// How long after the slowest prepare (as the latest member clock reads) frame 0 is felt, ms; by default
+    /// `defaultStartLeadMs`.
     public var startLeadMs: Int
+    /// 2 s: a board clock several % off its nominal rate looks nominal to prepare's clock exchanges on a
+    /// jittery link (the offset it makes in 0.2 s hides in the jitter), and the 300 ms lead of one board
+    /// then starts it that % of the lead off: a board 5 % slow on a 16 ± 8 ms link started 14 ms late, its
+    /// first half second up to 40 ms off the other boards'. With a 1 s lead the skew was at most 1.0-1.7 ms,
+    /// with 2 s 0.7-1.6 ms (docs/performance.md, "Several boards in step").
+    public static let defaultStartLeadMs = 2000
     /// The start instant of the last `play` (host ns on the members' common clock).
     public private(set) var startAtNs: UInt64?
+    /// How far ahead of a change its common frame is, ms: enough for the slowest member's message to reach
+    /// its board surely (half its slowest round trip, its output lead and a few frames); nil: every board
+    /// changes from its own first changeable frame.
+    public var changeLeadMs: Int? = 80
 
     /// An ensemble of named sessions (names are what reports and errors call the boards).
     public init(_ members: [(name: String, session: BreathSession)], startLeadMs: Int? = nil) {
         self.members = members.map { Member(name: $0.name, session: $0.session) }
-        self.startLeadMs = startLeadMs ?? members.first?.session.options.startLeadMs ?? 300
+        self.startLeadMs = startLeadMs ?? Self.defaultStartLeadMs
     }
 
     /// Prepares every board at once, each on a thread of its own; their answers in member order. If a board
@@ -92,9 +106,19 @@ public final class BreathEnsemble: @unchecked Sendable {
         return EnsembleReport(startAtNs: start, boards: reports)
     }
 
-    /// Changes the breath on every board (from any thread).
+    /// Changes the breath on every board (from any thread), from one frame for all (see `changeLeadMs`).
     public func change(_ change: BreathChange) {
-        for m in members { m.session.change(change) }
+        let frame = members.first.flatMap { commonFrame(atNs: $0.session.channel.clock.nowNs()) }
+        for m in members { m.session.controls.send(change, notBeforeFrame: frame) }
+    }
+
+    /// The frame every board changes from for a change made at host time `t`: the first frame due at
+    /// `changeLeadMs` after it or later; nil before `play` or without a lead.
+    public func commonFrame(atNs t: UInt64) -> Int? {
+        guard let start = startAtNs, let lead = changeLeadMs, let rate = members.first?.session.options.frameRate else { return nil }
+        let at = t + UInt64(lead) * 1_000_000
+        guard at > start else { return 0 }
+        return Int(((at - start) * UInt64(rate) + 999_999_999) / 1_000_000_000)
     }
 
     /// Ends the breath on every board now, motor off (from any thread).

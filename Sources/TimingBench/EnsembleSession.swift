@@ -40,11 +40,13 @@ public struct EnsembleBoard: Sendable {
 ///     print(result.skewUs.p99, result.skewUs.max)
 public enum EnsembleSession {
     /// Plays `pattern` for `minutes` at `frameRate` on `boards`; `changes` go to every board when its
-    /// world's time since the start instant passes their second (each board's own session takes them, as a
-    /// live change from the ensemble does).
+    /// world's time since the start instant passes their second, from the ensemble's common frame for that
+    /// instant (`changeLeadMs`, as `BreathEnsemble.change` does; nil: each board's own first frame).
+    /// `startLeadMs`: the ensemble's start lead (nil: its default).
     public static func run(_ boards: [EnsembleBoard], pattern: String = "4-7-8", minutes: Double = 10, frameRate: Int = 250,
                            options: SessionOptions = SessionOptions(),
-                           changes: [(atS: Double, change: BreathChange)] = []) throws -> EnsembleResult {
+                           changes: [(atS: Double, change: BreathChange)] = [], changeLeadMs: Int? = 80,
+                           startLeadMs: Int? = nil) throws -> EnsembleResult {
         let wall = Date()
         let worlds = boards.map { SimWorld(spec: $0.spec, impairments: $0.impairments, pacing: .virtual, seed: $0.seed) }
         let recorders = boards.map { _ in InStepRecorder() }
@@ -65,19 +67,26 @@ public enum EnsembleSession {
             session.onEvent = { event in
                 if case .applied(_, let frame, _, _, _) = event { recorder.appliedFrames.append(frame) }
             }
+            members.append((board.name, session))
+        }
+        let ensemble = BreathEnsemble(members, startLeadMs: startLeadMs)
+        ensemble.changeLeadMs = changeLeadMs
+        for (k, m) in ensemble.members.enumerated() {
+            // Each world's time is the host's clock for its board: a change made at one host instant reaches
+            // each board's session when its world's time passes that instant.
+            let world = worlds[k], session = m.session
             var pending = changes.sorted { $0.atS < $1.atS }
-            session.shouldStop = { [unowned session] in
-                guard let start = session.player?.sessionStartNs else { return false }
+            session.shouldStop = { [unowned session, unowned ensemble] in
+                guard let start = ensemble.startAtNs else { return false }
                 let t = world.nowNs
                 while let first = pending.first, t >= start && Double(t - start) / 1e9 >= first.atS {
                     pending.removeFirst()
-                    session.change(first.change)
+                    let at = start + UInt64(first.atS * 1e9)
+                    session.controls.send(first.change, notBeforeFrame: ensemble.commonFrame(atNs: at))
                 }
                 return false
             }
-            members.append((board.name, session))
         }
-        let ensemble = BreathEnsemble(members)
         try ensemble.prepare()
         var o = BreathOptions()
         o.length = .minutes(minutes)
