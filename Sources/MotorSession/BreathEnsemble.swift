@@ -52,10 +52,22 @@ public final class BreathEnsemble: @unchecked Sendable {
     /// changes from its own first changeable frame.
     public var changeLeadMs: Int? = 80
 
+    /// Changes and stop for every board, for a `ControlHub` or keys (what arrives goes on at once through
+    /// `change` and `stop`).
+    public let controls = ControlInbox()
+
     /// An ensemble of named sessions (names are what reports and errors call the boards).
     public init(_ members: [(name: String, session: BreathSession)], startLeadMs: Int? = nil) {
         self.members = members.map { Member(name: $0.name, session: $0.session) }
         self.startLeadMs = startLeadMs ?? Self.defaultStartLeadMs
+        if let first = members.first { controls.clock = first.session.channel.clock }
+        controls.wake = { [weak self] in self?.relay() }
+    }
+
+    /// Passes what `controls` holds on to every board.
+    private func relay() {
+        for (change, _, _) in controls.take() { self.change(change) }
+        if controls.stopRequested { stop() }
     }
 
     /// Prepares every board at once, each on a thread of its own; their answers in member order. If a board

@@ -38,6 +38,10 @@ extension Play {
         }
         let view = SeveralView(names: layout.map(\.name), quiet: quiet)
         defer { view.finish() }
+        // Keys steer every board (through the ensemble); the events are the first board's.
+        var controls: PlayControls?
+        defer { controls?.stop() }
+        controls = try startControls(session: sessions[0], plan: built.plan, prepared: prepared[0], inbox: ensemble.controls)
         var truths: [TrueTiming?] = Array(repeating: nil, count: layout.count)
         var shaping: [BoardShaping] = []
         for (k, p) in prepared.enumerated() {
@@ -68,6 +72,7 @@ extension Play {
                                     warmup: warmup, feltRange: s.feltRange, warmupMargin: s.warmupMargin)
         }
         view.finish()
+        controls?.stop()
         for k in result.boards.indices {
             result.boards[k].report.profile = shaping[k].profile
             truths[k]?.judge(&result.boards[k].report)

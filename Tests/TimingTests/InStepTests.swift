@@ -5,7 +5,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import Breath
-import MotorSession
+@testable import MotorSession
 import SimBoard
 import Testing
 import TimingBench
@@ -58,5 +58,23 @@ import TimingBench
         print("a strength change at 5 s (frame 1250 at 250 Hz) began at frames \(firsts); each from its own first frame: \(own)")
         #expect(firsts == Array(repeating: 1250 + 80 / 4, count: 3), "frames \(firsts)")
         #expect(own.allSatisfy { $0 >= 1250 && $0 < 1270 }, "frames \(own)")
+    }
+}
+
+/// What a controlling hub or the keys send to an ensemble reaches every board's session.
+@Suite(.timeLimit(.minutes(1))) struct EnsembleControlsTests {
+    @Test func aChangeAndAStopReachEveryBoard() {
+        let worlds = [SimWorld(seed: 1), SimWorld(seed: 2)]
+        let sessions = worlds.map { BreathSession(link: $0.hostLink, clock: $0.hostClock) }
+        let ensemble = BreathEnsemble([("left", sessions[0]), ("right", sessions[1])])
+        ensemble.controls.send(.strength(0.3))
+        for s in sessions {
+            let taken = s.controls.take()
+            #expect(taken.count == 1 && taken.first?.notBeforeFrame == nil)  // not playing: no common frame yet
+            if case .strength(let v)? = taken.first?.change { #expect(v == 0.3) } else { Issue.record("no strength change") }
+            #expect(!s.controls.stopRequested)
+        }
+        ensemble.controls.requestStop()
+        #expect(sessions.allSatisfy { $0.controls.stopRequested })
     }
 }
