@@ -17,6 +17,16 @@ struct Play: ParsableCommand {
             the board's replies. motorbreath refuses a port another program has open (it looks in /proc, \
             so it sees other users' programs only when run as root) and, on a real serial port, keeps \
             others from opening it while it plays (TIOCEXCL; root can still open it).
+
+            Several boards play one breath in step: give --port once per board, or name them with \
+            --board NAME=PATH (or NAME=sim, NAME=sim:LINK for simulated ones). Two wrists, a belt:
+
+              motorbreath --board left=/dev/ttyUSB0 --board right=/dev/ttyUSB1
+              motorbreath --board low=/dev/ttyUSB0 --board mid=/dev/ttyUSB1 \\
+                --board high=/dev/ttyUSB2
+              motorbreath --board left=sim --board right=sim:ftdi --virtual-time
+
+            All start at one instant, 2 s after the slowest prepare; the report names each board.
             """
     )
 
