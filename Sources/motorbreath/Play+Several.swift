@@ -22,6 +22,13 @@ extension Play {
             switch b.place {
             case .port(let path):
                 do { connections.append(try BoardConnection.port(path, settings: board.connection.settings)) } catch {
+                    if json {
+                        try printJSON(SeveralReport(boards: layout.map { other in
+                            var r = PlayReport()
+                            r.error = other.name == b.name ? "the port could not be opened" : "another board's port could not be opened"
+                            return BoardReport(name: other.name, report: r)
+                        }))
+                    }
                     throw fail("board \(b.name): \(error)")
                 }
             case .simulated(let link):
