@@ -46,7 +46,7 @@ public enum EnsembleSession {
     public static func run(_ boards: [EnsembleBoard], pattern: String = "4-7-8", minutes: Double = 10, frameRate: Int = 250,
                            options: SessionOptions = SessionOptions(),
                            changes: [(atS: Double, change: BreathChange)] = [], changeLeadMs: Int? = 80,
-                           startLeadMs: Int? = nil) throws -> EnsembleResult {
+                           startLeadMs: Int? = nil, felt: Bool = false) throws -> EnsembleResult {
         let wall = Date()
         let worlds = boards.map { SimWorld(spec: $0.spec, impairments: $0.impairments, pacing: .virtual, seed: $0.seed) }
         let recorders = boards.map { _ in InStepRecorder() }
@@ -92,8 +92,19 @@ public enum EnsembleSession {
         o.length = .minutes(minutes)
         let breath = o, parsed = try BreathPattern.parse(pattern)
         let report = ensemble.play { _, session throws(SessionError) in try session.play(parsed, breath: breath) }
-        return EnsembleResult(boards: boards.map(\.name), recorders: recorders, report: report, settledFrom: 10 * frameRate,
-                              wallSeconds: Date().timeIntervalSince(wall))
+        var result = EnsembleResult(boards: boards.map(\.name), recorders: recorders, report: report, settledFrom: 10 * frameRate,
+                                    wallSeconds: Date().timeIntervalSince(wall))
+        if felt {
+            // Each board's drive on world time, through the reference model of its motor.
+            let crossings = zip(worlds, boards).map { world, board in
+                let clock = world.clockHistory[0]
+                let changes = world.driveChanges.map { (ns: clock.hostNs(atTick: $0.tick), level: $0.level) }
+                return board.spec.motor == .lra ? FeltSkew.crossings(changes, model: LRAModel())
+                    : FeltSkew.crossings(changes, model: ERMModel())
+            }
+            result.feltSkewUs = FeltSkew.skewUs(crossings)
+        }
+        return result
     }
 }
 
@@ -152,6 +163,9 @@ public struct EnsembleResult: Sendable {
     public var skewUs: Percentiles
     /// The same over the frames from `settledFrom` on (the clock estimates have learned the rates).
     public var settledSkewUs: Percentiles
+    /// With `felt`: per crossing of half strength by the felt amplitude (each board's drive through its
+    /// motor's reference model), the latest board's instant minus the earliest's, µs.
+    public var feltSkewUs: Percentiles?
     /// The frame with the largest skew.
     public var worstFrame: Int
     /// The common start instant (world ns).

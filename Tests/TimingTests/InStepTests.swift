@@ -38,6 +38,16 @@ import TimingBench
         }
     }
 
+    /// The felt skew beside the drive's: each board's drive through the reference ERM, the instants its felt
+    /// amplitude crosses half strength (up in the inhale, down in the exhale) compared across the boards.
+    @Test func theFeltSkewFollowsTheDrive() throws {
+        let r = try EnsembleSession.run(try Self.boards(seed: 7), minutes: 1, felt: true)
+        let felt = try #require(r.feltSkewUs)
+        print("felt skew (reference ERM, half-strength crossings): \(felt.count) crossings, p50 \(felt.p50) max \(felt.max) µs; drive skew p99 \(r.skewUs.p99) max \(r.skewUs.max) µs")
+        #expect(felt.count >= 6)  // an up and a down crossing in each of the minute's 4-7-8 cycles
+        #expect(felt.max <= 1000, "felt skew max \(felt.max) µs")
+    }
+
     /// The judge sees a board started 2 ms off the others: the skew it measures is the nudge.
     @Test func aBoardStartedTwoMillisecondsLateIsSeen() throws {
         var boards = try Self.boards(seed: 3)
