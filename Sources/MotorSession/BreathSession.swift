@@ -41,6 +41,9 @@ public final class BreathSession: @unchecked Sendable {
     private var inbox: ControlInbox { controls }
     /// The player of the breath playing now (or last): its report is complete also after a failure.
     public private(set) var player: Player?
+    /// Host time (on this session's clock) at which the next breath's frame 0 is to be felt, for boards
+    /// started together (`BreathEnsemble`); nil: `options.startLeadMs` after `play` is called. Used once.
+    public var startAtNs: UInt64?
 
     /// A session on a link already open (a simulated world's, a pty's, any ByteLink).
     public init(link: ByteLink, clock: HostClock = SystemClock(), options: SessionOptions = SessionOptions()) {
@@ -116,8 +119,12 @@ public final class BreathSession: @unchecked Sendable {
         self.player = player
         player.reopen = reopen
         player.onEvent = onEvent
+        player.startAtNs = startAtNs
         willPlay?(player, frames)
-        defer { prepared = nil }  // the board must be prepared again for another breath
+        defer {
+            prepared = nil  // the board must be prepared again for another breath
+            startAtNs = nil
+        }
         return try player.play(frames, onStatus: { [onStatus] in onStatus?($0) }, shouldStop: shouldStop)
     }
 }

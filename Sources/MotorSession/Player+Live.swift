@@ -21,7 +21,7 @@ struct PendingEffect {
 extension Player {
     /// Makes the changes waiting in `controls`.
     func applyChanges() throws(SessionError) {
-        for (change, received) in controls.take() {
+        for (change, received, notBefore) in controls.take() {
             guard let live = stream.source?.steerable else {
                 onEvent?(.refused(change: change, reason: "this session plays a fixed pattern (an AHAP file): nothing to change"))
                 continue
@@ -41,8 +41,9 @@ extension Player {
             case .strength, .sharpness, .pause, .resume: sure = false
             default: sure = true
             }
-            let k = replace ? max(sure ? surelyChangeableFrame : firstChangeableFrame, stream.window.playedThrough)
-                : stream.window.highestSent
+            // (`notBefore`: the frame several boards change from together, when later than this board's own.)
+            let k = max(replace ? max(sure ? surelyChangeableFrame : firstChangeableFrame, stream.window.playedThrough)
+                : stream.window.highestSent, notBefore ?? 0)
             // The board has output (or will before this arrives) the breath's last frame: nothing to change.
             if k >= stream.total {
                 onEvent?(.refused(change: change, reason: "the breath has ended: nothing is left to change"))

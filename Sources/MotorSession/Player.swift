@@ -42,6 +42,10 @@ public final class Player {
     public let controls: ControlInbox
     /// Phase starts and changes as they reach the motor, with their board ticks.
     public var onEvent: ((SessionEvent) -> Void)?
+    /// Host time (on this player's clock) at which frame 0 is to be felt, chosen by a caller that starts
+    /// several boards together (`BreathEnsemble`); nil: `startLeadMs` after `play` begins. Frame 0's board
+    /// tick is the clock estimate's tick at this instant (`StreamTiming.start`).
+    public var startAtNs: UInt64?
 
     // The parts; each extension file works on a few of them.
     /// The frames, the send window over the board's buffer, the end of the stream.
@@ -142,7 +146,7 @@ public final class Player {
     }
 
     private func run(onStatus: (LiveStatus) -> Void, shouldStop: () -> Bool) throws(SessionError) {
-        timing.sessionStartNs = now + UInt64(options.startLeadMs) * 1_000_000
+        timing.sessionStartNs = startAtNs ?? now + UInt64(options.startLeadMs) * 1_000_000
         try begin(at: 0)
         var nextViewNs: UInt64 = 0
         while !finished {

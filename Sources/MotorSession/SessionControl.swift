@@ -12,7 +12,7 @@ public final class ControlInbox: @unchecked Sendable {
     private let lock = Mutex()
     /// The session's clock (virtual in simulations): changes are stamped with it as they arrive.
     var clock: HostClock = SystemClock()
-    private var waiting: [(change: BreathChange, receivedNs: UInt64)] = []
+    private var waiting: [(change: BreathChange, receivedNs: UInt64, notBeforeFrame: Int?)] = []
     /// Set by `requestStop()`: the session ends as if interrupted (motor off).
     private var stop = false
 
@@ -21,11 +21,15 @@ public final class ControlInbox: @unchecked Sendable {
     /// Wakes the session's loop from its wait for the board (set by the player: its link's `wake`).
     var wake: @Sendable () -> Void = {}
 
-    public func send(_ change: BreathChange) {
+    public func send(_ change: BreathChange) { send(change, notBeforeFrame: nil) }
+
+    /// `send`, made from session frame `notBeforeFrame` at the earliest (several boards then change from one
+    /// frame: `BreathEnsemble.change`); nil: from the first frame the board may still change.
+    public func send(_ change: BreathChange, notBeforeFrame: Int?) {
         let receivedNs = clock.nowNs()
         lock.withLock {
             waiting.removeAll { LiveFrames.sameKind($0.change, change) }
-            waiting.append((change, receivedNs))
+            waiting.append((change, receivedNs, notBeforeFrame))
         }
         wake()
     }
@@ -44,7 +48,7 @@ public final class ControlInbox: @unchecked Sendable {
     }
     public var stopRequested: Bool { lock.withLock { stop } }
 
-    func take() -> [(change: BreathChange, receivedNs: UInt64)] {
+    func take() -> [(change: BreathChange, receivedNs: UInt64, notBeforeFrame: Int?)] {
         lock.withLock {
             defer { waiting.removeAll() }
             return waiting

@@ -125,15 +125,17 @@ public final class SimWorld: @unchecked Sendable {
 
     /// A world with `spec`'s board (the drift, wander and clock rate in `impairments` override the spec's when
     /// set) behind a link with `impairments`; `seed` makes the impairments and jitter reproducible.
+    /// `epochNs`: the monotonic instant real-time pacing counts from (default: now); worlds given the same
+    /// one have one host clock (several boards played in step). Virtual worlds all begin at 0.
     public init(spec: SimBoardSpec = SimBoardSpec(), impairments: LinkImpairments = LinkImpairments(),
-                pacing: Pacing = .virtual, kind: BoardKind = .motorbreath, seed: UInt64 = 1) {
+                pacing: Pacing = .virtual, kind: BoardKind = .motorbreath, seed: UInt64 = 1, epochNs: UInt64? = nil) {
         self.spec = spec
         self.impairments = impairments
         self.pacing = pacing
         self.kind = kind
         rng = SplitMix64(seed: seed)
         adapterSeed = seed ^ 0x5553_4246_5241_4D45  // "USBFRAME": its own stream, so the plain link's draws stay as they were
-        epoch = MonotonicClock.nowNs()
+        epoch = epochNs ?? MonotonicClock.nowNs()
         var s = spec
         s.driftPPM = impairments.driftPPM != 0 ? impairments.driftPPM : spec.driftPPM
         s.wanderPPMPerMinute = impairments.wanderPPMPerMinute != 0 ? impairments.wanderPPMPerMinute : spec.wanderPPMPerMinute

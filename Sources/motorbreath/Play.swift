@@ -17,10 +17,20 @@ struct Play: ParsableCommand {
             the board's replies. motorbreath refuses a port another program has open (it looks in /proc, \
             so it sees other users' programs only when run as root) and, on a real serial port, keeps \
             others from opening it while it plays (TIOCEXCL; root can still open it).
+
+            Several boards play one breath in step: give --port once per board, or name them with \
+            --board NAME=PATH (or NAME=sim, NAME=sim:LINK for simulated ones). Two wrists, a belt:
+
+              motorbreath --board left=/dev/ttyUSB0 --board right=/dev/ttyUSB1
+              motorbreath --board low=/dev/ttyUSB0 --board mid=/dev/ttyUSB1 \\
+                --board high=/dev/ttyUSB2
+              motorbreath --board left=sim --board right=sim:ftdi --virtual-time
+
+            All start at one instant, 2 s after the slowest prepare; the report names each board.
             """
     )
 
-    @OptionGroup var board: BoardArguments
+    @OptionGroup var board: PlayBoardArguments
 
     @OptionGroup var breath: BreathArguments
 
@@ -83,7 +93,9 @@ struct Play: ParsableCommand {
     var view: ViewKind = .status
 
     func validate() throws {
-        guard board.simulate || (simLink == nil && !virtualTime) else {
+        if board.several {
+            try validateSeveral()
+        } else if !(board.simulate || (simLink == nil && !virtualTime)) {
             throw ValidationError("--sim-link and --virtual-time work with --simulate only")
         }
         guard controlSocket != nil || controlMode == .ownerOnly else { throw ValidationError("--control-mode sets the permissions of --control-socket; give that too") }
@@ -101,6 +113,7 @@ struct Play: ParsableCommand {
         let built = try breath.build()
         breath.rememberStrength()
         if !quiet { printNotices(built.notices) }
+        if board.several { return try playSeveral(built) }
         let connected = try connect()
         defer { connected.close() }
         let session = connected.session(options: sessionOptions)

@@ -15,8 +15,11 @@ enum LineLevel: String, ExpressibleByArgument, CaseIterable {
 }
 
 struct PortArguments: ParsableArguments {
-    @Option(help: "Serial port of the board, e.g. /dev/ttyUSB0, a pseudo-terminal such as /dev/pts/3, or auto (the one port whose board answers).")
-    var port: String?
+    @Option(name: .customLong("port"), help: "Serial port of the board, e.g. /dev/ttyUSB0, a pseudo-terminal such as /dev/pts/3, or auto (the one port whose board answers). play takes it once per board to play several in step.")
+    var ports: [String] = []
+
+    /// The port (the last one given, as a repeated option always meant).
+    var port: String? { ports.last }
 
     @Option(parsing: .unconditional, help: "Baud rate. Any rate the adapter can make, e.g. 115200, 250000, 500000, 1000000, 2000000 (default: 115200).",
             transform: OptionValue.int(LinkSettings.baudRange))

@@ -12,6 +12,8 @@ struct DriveRecord {
     var clockHz: UInt64 = 1_000_000
     var offsetTicks: UInt64 = 0
     var bootNs: UInt64 = 0
+    /// The board clock's error (sim-board --drift-ppm), ppm.
+    var driftPPM = 0.0
     /// Written when the process was stopped with SIGTERM (absent after SIGKILL).
     var endTick: UInt64?
     var lastRxTick: UInt64?
@@ -31,6 +33,7 @@ struct DriveRecord {
                     clockHz = UInt64(fields["hz"] ?? "") ?? clockHz
                     offsetTicks = UInt64(fields["offset"] ?? "") ?? 0
                     bootNs = UInt64(fields["boot-ns"] ?? "") ?? 0
+                    driftPPM = Double(fields["drift-ppm"] ?? "") ?? 0
                 } else if f.count > 1 && f[1] == "end" {
                     endTick = UInt64(f[3])
                     lastRxTick = UInt64(fields["last-rx"] ?? "")
@@ -42,9 +45,10 @@ struct DriveRecord {
         }
     }
 
-    /// CLOCK_MONOTONIC ns at board tick `tick` (the board runs without drift in these tests).
+    /// CLOCK_MONOTONIC ns at board tick `tick` (exact for a board without drift; with drift, to the ns).
     func monotonicNs(atTick tick: UInt64) -> UInt64 {
-        bootNs + (tick - offsetTicks) * 1_000_000_000 / clockHz
+        guard driftPPM != 0 else { return bootNs + (tick - offsetTicks) * 1_000_000_000 / clockHz }
+        return bootNs + UInt64((Double(tick - offsetTicks) * 1e9 / Double(clockHz) / (1 + driftPPM / 1e6)).rounded())
     }
 
     /// The last time the motor went from on to off, and what turned it off relative to the last message

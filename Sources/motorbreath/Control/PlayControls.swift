@@ -68,12 +68,13 @@ final class PlayControls {
 
 extension Play {
     /// The controls this run asked for (nil: none).
-    func startControls(session: BreathSession, plan: BreathPlan?, prepared: Prepared) throws -> PlayControls? {
+    /// `inbox`: where changes go (several boards: the ensemble's); the session's when nil.
+    func startControls(session: BreathSession, plan: BreathPlan?, prepared: Prepared, inbox: ControlInbox? = nil) throws -> PlayControls? {
         let stdio = control == "-"
         let keys = !noKeys && !stdio && !quiet && isatty(0) == 1
         guard stdio || controlSocket != nil || keys else { return nil }
         let pattern = plan?.pattern ?? BreathPattern(name: "ahap", inhale: 1, hold: 0, exhale: 1)
-        let hub = ControlHub(inbox: session.controls, pattern: pattern, strength: plan?.options.strength ?? 1,
+        let hub = ControlHub(inbox: inbox ?? session.controls, pattern: pattern, strength: plan?.options.strength ?? 1,
                              sharpness: plan?.options.sharpness ?? 0.3)
         if let plan, !loop { hub.cycles = LivePlan(pattern: plan.pattern, options: plan.options).cycles }
         let controls = PlayControls(hub: hub)

@@ -1,0 +1,213 @@
+// Several simulated boards playing one breath in step (BreathEnsemble), each in its own virtual-time world,
+// and every frame's true output instant on each board brought to one time base and compared across boards.
+// SPDX-License-Identifier: Apache-2.0
+
+import Breath
+import Foundation
+import MotorSession
+import MotorWire
+import SimBoard
+
+/// One simulated board of an ensemble: its name, board (clock, motor) and link, and its world's seed.
+public struct EnsembleBoard: Sendable {
+    public var name: String
+    public var spec: SimBoardSpec
+    public var impairments: LinkImpairments
+    public var seed: UInt64
+    /// Test-only: moves this board's start instant by this much after the ensemble chose it (a wrong start
+    /// the in-step judge must catch).
+    public var startNudgeNs: Int64 = 0
+
+    public init(name: String, spec: SimBoardSpec = SimBoardSpec(), impairments: LinkImpairments, seed: UInt64) {
+        self.name = name
+        self.spec = spec
+        self.impairments = impairments
+        self.seed = seed
+    }
+}
+
+/// Plays one breath on several simulated boards in step (``BreathEnsemble``), each board in a virtual-time
+/// world of its own on a thread of its own, and judges the skew between them on their true clocks.
+///
+/// One time base: a virtual world's time is the host's clock as that board's session sees it, and every
+/// world begins at 0, so world times are one host clock simulated once per board (the worlds never
+/// exchange anything, so none needs the others' time). The ensemble gives every player the same start
+/// instant on it; each frame's true output instant is its board's true clock read back to world time
+/// (`SimClock.hostNs(atTick:)`, the simulation's own truth, never the host's estimate). The skew of frame i
+/// is the spread of those instants across the boards.
+///
+///     let result = try EnsembleSession.run(boards, minutes: 10)
+///     print(result.skewUs.p99, result.skewUs.max)
+public enum EnsembleSession {
+    /// Plays `pattern` for `minutes` at `frameRate` on `boards`; `changes` go to every board when its
+    /// world's time since the start instant passes their second, from the ensemble's common frame for that
+    /// instant (`changeLeadMs`, as `BreathEnsemble.change` does; nil: each board's own first frame).
+    /// `startLeadMs`: the ensemble's start lead (nil: its default).
+    public static func run(_ boards: [EnsembleBoard], pattern: String = "4-7-8", minutes: Double = 10, frameRate: Int = 250,
+                           options: SessionOptions = SessionOptions(),
+                           changes: [(atS: Double, change: BreathChange)] = [], changeLeadMs: Int? = 80,
+                           startLeadMs: Int? = nil, felt: Bool = false) throws -> EnsembleResult {
+        let wall = Date()
+        let worlds = boards.map { SimWorld(spec: $0.spec, impairments: $0.impairments, pacing: .virtual, seed: $0.seed) }
+        let recorders = boards.map { _ in InStepRecorder() }
+        var members: [(name: String, session: BreathSession)] = []
+        for (k, board) in boards.enumerated() {
+            var o = options
+            o.frameRate = frameRate
+            o.linkProfile = board.impairments.model?.profile  // as a real port would describe it
+            let world = worlds[k]
+            world.recordPlays = false
+            let session = BreathSession(link: world.hostLink, clock: world.hostClock, options: o)
+            session.reopen = { world.hostLink }
+            let recorder = recorders[k], nudge = board.startNudgeNs
+            session.willPlay = { player, frames in
+                if nudge != 0, let s = player.startAtNs { player.startAtNs = UInt64(Int64(s) + nudge) }
+                recorder.watch(world: world, player: player, frames: frames)
+            }
+            session.onEvent = { event in
+                if case .applied(_, let frame, _, _, _) = event { recorder.appliedFrames.append(frame) }
+            }
+            members.append((board.name, session))
+        }
+        let ensemble = BreathEnsemble(members, startLeadMs: startLeadMs)
+        ensemble.changeLeadMs = changeLeadMs
+        for (k, m) in ensemble.members.enumerated() {
+            // Each world's time is the host's clock for its board: a change made at one host instant reaches
+            // each board's session when its world's time passes that instant.
+            let world = worlds[k], session = m.session
+            var pending = changes.sorted { $0.atS < $1.atS }
+            session.shouldStop = { [unowned session, unowned ensemble] in
+                guard let start = ensemble.startAtNs else { return false }
+                let t = world.nowNs
+                while let first = pending.first, t >= start && Double(t - start) / 1e9 >= first.atS {
+                    pending.removeFirst()
+                    let at = start + UInt64(first.atS * 1e9)
+                    session.controls.send(first.change, notBeforeFrame: ensemble.commonFrame(atNs: at))
+                }
+                return false
+            }
+        }
+        try ensemble.prepare()
+        var o = BreathOptions()
+        o.length = .minutes(minutes)
+        let breath = o, parsed = try BreathPattern.parse(pattern)
+        let report = ensemble.play { _, session throws(SessionError) in try session.play(parsed, breath: breath) }
+        var result = EnsembleResult(boards: boards.map(\.name), recorders: recorders, report: report, settledFrom: 10 * frameRate,
+                                    wallSeconds: Date().timeIntervalSince(wall))
+        if felt {
+            // Each board's drive on world time, through the reference model of its motor.
+            let crossings = zip(worlds, boards).map { world, board in
+                let clock = world.clockHistory[0]
+                let changes = world.driveChanges.map { (ns: clock.hostNs(atTick: $0.tick), level: $0.level) }
+                return board.spec.motor == .lra ? FeltSkew.crossings(changes, model: LRAModel())
+                    : FeltSkew.crossings(changes, model: ERMModel())
+            }
+            result.feltSkewUs = FeltSkew.skewUs(crossings)
+        }
+        return result
+    }
+}
+
+/// Records, for one board, every breath frame's true output instant on the world's time (its board's true
+/// clock read back to host time), as the board plays it.
+final class InStepRecorder: PlayObserver, @unchecked Sendable {
+    private var world: SimWorld?
+    private var player: Player?
+    private(set) var frames: FrameSource?
+    /// True output instant of session frame i (0: not played), world ns.
+    private(set) var trueNs: [UInt64] = []
+    /// The intended instant of frame i on this board's player (`Player.intendedNs`), for the start error.
+    var intended: (Int) -> UInt64 = { _ in 0 }
+    /// The first frame of every live change that reached this board's motor.
+    var appliedFrames: [Int] = []
+
+    func watch(world: SimWorld, player: Player, frames: FrameSource) {
+        self.world = world
+        self.player = player
+        self.frames = frames
+        intended = { [unowned player] in player.intendedNs($0) }
+        world.observePlays(self)
+    }
+
+    func played(_ p: PlayRecord) {
+        guard let world, let player, p.boot < player.wireBases.count, p.boot < world.clockHistory.count else { return }
+        let i = player.wireBases[p.boot] + Int(p.index)
+        guard i >= 0 else { return }
+        if i >= trueNs.count { trueNs += [UInt64](repeating: 0, count: max(i + 1 - trueNs.count, 4096)) }
+        trueNs[i] = world.clockHistory[p.boot].hostNs(atTick: p.tick)
+    }
+
+    /// Frames of the breath (its length now).
+    var breathFrames: Int { frames?.frameCount ?? 0 }
+}
+
+/// The boards' skew, frame by frame, on their true clocks; and each board's own figures.
+public struct EnsembleResult: Sendable {
+    /// Per board: its name, frames of the breath it output, the host's report.
+    public struct Board: Sendable {
+        public var name: String
+        public var framesPlayed: Int
+        /// |first frame's true output - the common start instant|, µs.
+        public var startErrorUs: Double
+        /// |true output - intended instant| over the breath's frames, µs.
+        public var scheduleErrorUs: Percentiles
+        /// The first frame of each live change that reached this board's motor.
+        public var appliedFrames: [Int]
+        public var report: PlayReport
+    }
+
+    public var boards: [Board]
+    /// Frames every board output.
+    public var framesCompared: Int
+    /// Per frame, the latest board's true output instant minus the earliest's, µs.
+    public var skewUs: Percentiles
+    /// The same over the frames from `settledFrom` on (the clock estimates have learned the rates).
+    public var settledSkewUs: Percentiles
+    /// With `felt`: per crossing of half strength by the felt amplitude (each board's drive through its
+    /// motor's reference model), the latest board's instant minus the earliest's, µs.
+    public var feltSkewUs: Percentiles?
+    /// The frame with the largest skew.
+    public var worstFrame: Int
+    /// The common start instant (world ns).
+    public var startAtNs: UInt64
+    public var wallSeconds: Double
+
+    init(boards names: [String], recorders: [InStepRecorder], report: EnsembleReport, settledFrom: Int, wallSeconds: Double) {
+        startAtNs = report.startAtNs
+        self.wallSeconds = wallSeconds
+        let n = recorders.map { min($0.breathFrames, $0.trueNs.count) }.min() ?? 0
+        var skews: [Double] = [], settled: [Double] = []
+        skews.reserveCapacity(n)
+        var worst = (frame: 0, us: -1.0)
+        for i in 0..<n {
+            var lo = UInt64.max, hi: UInt64 = 0, all = true
+            for r in recorders {
+                let t = r.trueNs[i]
+                if t == 0 { all = false; break }
+                lo = min(lo, t)
+                hi = max(hi, t)
+            }
+            guard all else { continue }
+            let us = Double(hi - lo) / 1000
+            skews.append(us)
+            if i >= settledFrom { settled.append(us) }
+            if us > worst.us { worst = (i, us) }
+        }
+        framesCompared = skews.count
+        skewUs = Percentiles(skews)
+        settledSkewUs = Percentiles(settled)
+        worstFrame = worst.frame
+        boards = zip(names, recorders).enumerated().map { k, pair in
+            let (name, r) = pair
+            let count = min(r.breathFrames, r.trueNs.count)
+            var errors: [Double] = []
+            for i in 0..<count where r.trueNs[i] != 0 {
+                errors.append(abs(Double(Int64(bitPattern: r.trueNs[i] &- r.intended(i)))) / 1000)
+            }
+            let first = r.trueNs.first ?? 0
+            return Board(name: name, framesPlayed: errors.count,
+                         startErrorUs: first == 0 ? 0 : abs(Double(Int64(bitPattern: first &- report.startAtNs))) / 1000,
+                         scheduleErrorUs: Percentiles(errors), appliedFrames: r.appliedFrames, report: report.boards[k].report)
+        }
+    }
+}
