@@ -6,7 +6,7 @@ import SimBoard
 import Testing
 @testable import motorbreath
 
-@Suite(.timeLimit(.minutes(1))) struct SeveralBoardsTests {
+@Suite(.timeLimit(.minutes(10))) struct SeveralBoardsTests {
     @Test func portGivenTwiceIsTwoBoardsNamedByTheirPaths() throws {
         let play = try #require(parsed("--port /dev/ttyUSB0 --port /dev/ttyUSB1", as: Play.self))
         #expect(play.board.several)
