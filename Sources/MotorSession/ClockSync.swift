@@ -35,6 +35,11 @@ struct ClockSync {
         followUpsLeft = 0
     }
 
+    /// Whether a request sent in the last second is still unanswered (its reply must be read as it comes).
+    func awaitingReply(at now: UInt64) -> Bool {
+        outstanding.values.contains { elapsed(now, since: $0.sent) < 1_000_000_000 }
+    }
+
     /// Requests are sent from now on.
     mutating func dueNow(_ now: UInt64) { nextDueNs = now }
 

@@ -115,10 +115,21 @@ extension Player {
         let nowNs = now
         let untilRequest = timing.sync.nextDueNs > nowNs ? timing.sync.nextDueNs - nowNs : 0
         let messages = timing.sync.link != nil && untilRequest > 0 && untilRequest < UInt64(waitMs) * 1_000_000
-            ? try channel.receive(timeoutNs: untilRequest) : try channel.receive(timeoutMs: waitMs)
+            ? try channel.receive(timeoutNs: untilRequest)
+            : readsCanWait(at: nowNs) ? try channel.receiveAfterIdle(timeoutMs: waitMs) : try channel.receive(timeoutMs: waitMs)
         for m in messages {
             try handle(m)
         }
+    }
+
+    /// Whether the loop may sleep until its next own deadline without waking for the board's messages (they
+    /// are read then): no CLOCK reply is awaited (its arrival time is the sample), no live change waits for
+    /// the answers that say where it took effect, and the stream is not ending. PLAYED reports and the
+    /// STATUS answering FRAMES then no longer each wake the host (15 a second at 250 Hz); a NAK or a board
+    /// that lost its stream is seen at the next deadline, within a CLOCK spacing. On links that cannot wait
+    /// so (a simulated link in virtual time), reads are as before.
+    func readsCanWait(at t: UInt64) -> Bool {
+        !timing.sync.awaitingReply(at: t) && edits.superseded.waiting.isEmpty && !stream.end.stopSent
     }
 
     /// Milliseconds until the loop has something to do: the next CLOCK request, the next batch of frames,

@@ -58,6 +58,13 @@ final class FDStream: @unchecked Sendable {
         return Array(buffer[0..<n])
     }
 
+    /// Waits `timeoutMs` or until `wake()`, not for bytes, then returns what is there without waiting.
+    func readAfterWaiting(maxBytes: Int, timeoutMs: Int) throws(LinkError) -> [UInt8] {
+        guard descriptor >= 0 else { throw .closed }
+        _ = waker.wait(timeoutMs: timeoutMs)
+        return try read(maxBytes: maxBytes, timeoutMs: 0)
+    }
+
     func wake() { waker.wake() }
 
     func close() {

@@ -32,6 +32,14 @@ final class Waker: @unchecked Sendable {
         while Glibc.read(fds[0], &buffer, 64) > 0 {}
     }
 
+    /// Waits up to `timeoutMs` for `wake()` alone; true when woken (the pipe is then emptied).
+    func wait(timeoutMs: Int) -> Bool {
+        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard Glibc.poll(&p, 1, Int32(timeoutMs)) > 0 else { return false }  // timeout, or EINTR
+        drain()
+        return true
+    }
+
     /// Polls `fd` for `events` and the waker; returns the port's revents, 0 on timeout, -1 when woken.
     func poll(_ fd: Int32, events: Int16, timeoutMs: Int) -> Int16 {
         var set = [pollfd(fd: fd, events: events, revents: 0), pollfd(fd: self.fd, events: Int16(POLLIN), revents: 0)]
