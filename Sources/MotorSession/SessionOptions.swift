@@ -54,7 +54,7 @@ public struct SessionOptions: Sendable {
     public var syncMs = 20
     /// Once the exchanges are steady they go in bursts of up to this many: the first at its time, each next one
     /// as soon as the reply before it is in (the host is awake for that reply anyway), on a link whose round
-    /// trip is under half the spacing and whose adapter is not known (a pseudo-terminal, a `sim-board`; a
+    /// trips (the slowest of the last 50) are under half the spacing and whose adapter is not known (a pseudo-terminal, a `sim-board`; a
     /// known adapter keeps its spread request times, a slow link every request's time: ClockSync.followUp).
     /// The same exchanges a second for fewer wake-ups: at 2, three a pair instead of four. 1: one at a time.
     public var syncBurst = 2
