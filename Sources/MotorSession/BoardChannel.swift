@@ -136,6 +136,12 @@ public final class BoardChannel: @unchecked Sendable {
         try receive { () throws(LinkError) in try link.read(maxBytes: 4096, timeoutMs: timeoutMs) }
     }
 
+    /// Waits up to `timeoutMs` without waking for what the board sends meanwhile (`wake()` ends it early), then
+    /// decodes what came (`ByteLink.readAfterIdle`): for a host expecting nothing it must read at once.
+    func receiveAfterIdle(timeoutMs: Int) throws(SessionError) -> [BoardMessage] {
+        try receive { () throws(LinkError) in try link.readAfterIdle(maxBytes: 4096, timeoutMs: timeoutMs) }
+    }
+
     /// `receive(timeoutMs:)` waiting at most `timeoutNs` (to the nanosecond where the link can:
     /// `ByteLink.read(maxBytes:timeoutNs:)`).
     func receive(timeoutNs: UInt64) throws(SessionError) -> [BoardMessage] {

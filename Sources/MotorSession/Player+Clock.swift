@@ -6,12 +6,16 @@
 import MotorWire
 
 extension Player {
-    /// Sends a CLOCK request when one is due (densely at first, then every `steadySyncMs`).
+    /// Sends a CLOCK request when one is due (densely at first, then every `steadySyncMs`; see `clockReply` for the early ones).
     func syncClock(at t: UInt64) throws(SessionError) {
-        let last = channel.lastWriteInfo
-        let idle = timing.sync.link?.lineIdle(now: t, lastWriteNs: last.ns, lastWriteBytes: last.bytes) ?? false
-        guard let token = timing.clockRequest(at: t, lineIdle: idle) else { return }
+        guard let token = timing.clockRequest(at: t, lineIdle: lineIdle(at: t)) else { return }
         try channel.send(.clockRequest(token: token))
+    }
+
+    /// Whether a request written at `t` finds the line idle (on a known adapter; see `LinkAwareSync.lineIdle`).
+    private func lineIdle(at t: UInt64) -> Bool {
+        let last = channel.lastWriteInfo
+        return timing.sync.link?.lineIdle(now: t, lastWriteNs: last.ns, lastWriteBytes: last.bytes) ?? false
     }
 
     /// Exchanges spaced wider than `syncMs` (the line budget) each carry a larger share of the estimate, so
@@ -27,10 +31,16 @@ extension Player {
         timing.sync.tracker.offsetWindowS = ClockTracker.defaultOffsetWindowS.lowerBound...(ClockTracker.defaultOffsetWindowS.upperBound * scale)
     }
 
-    func clockReply(token: UInt32, tick: UInt64) {
+    func clockReply(token: UInt32, tick: UInt64) throws(SessionError) {
         let alone = channel.lastReceiveAlone
         guard let sample = timing.sync.reply(token: token, tick: tick, at: now, alone: alone) else { return }
         line.health.rttUs = Double(sample.rttNs) / 1000
+        // The next request of a burst goes now, while the host is awake for this reply anyway, rather than at
+        // its own time (before a re-timing START, which would otherwise be on the line ahead of it).
+        let t = now
+        if let next = timing.clockFollowUp(at: t, lineIdle: lineIdle(at: t)) {
+            try channel.send(.clockRequest(token: next))
+        }
         try? retimeIfNeeded()
     }
 

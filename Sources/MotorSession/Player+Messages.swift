@@ -29,7 +29,7 @@ extension Player {
             guard p.firstTick >= prepared.configuredTick else { return }
             notePlayed(p)
         case .clock(let token, let tick):
-            clockReply(token: token, tick: tick)
+            try clockReply(token: token, tick: tick)
         case .info:
             throw .boardLost("the board restarted")
         case .limits:

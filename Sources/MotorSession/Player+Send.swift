@@ -115,10 +115,21 @@ extension Player {
         let nowNs = now
         let untilRequest = timing.sync.nextDueNs > nowNs ? timing.sync.nextDueNs - nowNs : 0
         let messages = timing.sync.link != nil && untilRequest > 0 && untilRequest < UInt64(waitMs) * 1_000_000
-            ? try channel.receive(timeoutNs: untilRequest) : try channel.receive(timeoutMs: waitMs)
+            ? try channel.receive(timeoutNs: untilRequest)
+            : readsCanWait(at: nowNs) ? try channel.receiveAfterIdle(timeoutMs: waitMs) : try channel.receive(timeoutMs: waitMs)
         for m in messages {
             try handle(m)
         }
+    }
+
+    /// Whether the loop may sleep until its next own deadline without waking for the board's messages (they
+    /// are read then): no CLOCK reply is awaited (its arrival time is the sample), no live change waits for
+    /// the answers that say where it took effect, and the stream is not ending. PLAYED reports and the
+    /// STATUS answering FRAMES then no longer each wake the host (15 a second at 250 Hz); a NAK or a board
+    /// that lost its stream is seen at the next deadline, within a CLOCK spacing. On links that cannot wait
+    /// so (a simulated link in virtual time), reads are as before.
+    func readsCanWait(at t: UInt64) -> Bool {
+        !timing.sync.awaitingReply(at: t) && edits.superseded.waiting.isEmpty && !stream.end.stopSent
     }
 
     /// Milliseconds until the loop has something to do: the next CLOCK request, the next batch of frames,
@@ -130,7 +141,11 @@ extension Player {
         }
         due = min(due, channel.lastWriteNs + UInt64(heartbeatMs) * 1_000_000)
         if stream.window.acked < stream.window.highestSent {
-            due = min(due, stream.window.lastProgressNs + UInt64(options.retransmitTimeoutMs) * 1_000_000)
+            // The timeout needs both the last progress and the oldest unacknowledged frame's send that long
+            // ago (`pump`): wait from the later of the two. (From the progress alone, every batch sent after
+            // a quiet spell woke the loop 1 ms later for nothing: 5 wake-ups a second at 250 Hz.)
+            let sentNs = stream.window.sentAgoNs(stream.window.acked, now: t).map { t - $0 } ?? 0
+            due = min(due, max(stream.window.lastProgressNs, sentNs) + UInt64(options.retransmitTimeoutMs) * 1_000_000)
         }
         if stream.end.stopSent { due = min(due, t + 10_000_000) }  // watching for the board clock to pass the end
         if let release = nextEventReleaseNs { due = min(due, release) }

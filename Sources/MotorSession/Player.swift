@@ -70,7 +70,8 @@ public final class Player {
         self.options = options
         line = LinePolicy(options: options, capacity: Int(prepared.info.bufferCapacity), format: prepared.config.dutyFormat)
         timing = StreamTiming(rate: options.frameRate, tracker: prepared.clock,
-                              schedule: SyncSchedule(denseMs: options.denseSyncMs, denseS: options.denseSyncS, steadyMs: 0),
+                              schedule: SyncSchedule(denseMs: options.denseSyncMs, denseS: options.denseSyncS, steadyMs: 0,
+                                                     steadyBurst: options.syncBurst),
                               firstClockRequestNs: prepared.clock.samples.first?.sentNs, profile: options.linkProfile)
         evidence = BoardEvidence(clockHz: prepared.info.clockHz, rate: options.frameRate)
         outcome = PlayOutcome(prepareMs: Double(prepared.prepareNs) / 1e6)

@@ -52,6 +52,12 @@ public struct SessionOptions: Sendable {
     public var denseSyncMs = 20
     public var denseSyncS = 3.0
     public var syncMs = 20
+    /// Once the exchanges are steady they go in bursts of up to this many: the first at its time, each next one
+    /// as soon as the reply before it is in (the host is awake for that reply anyway), on a link whose round
+    /// trips (the slowest of the last 50) are under half the spacing and whose adapter is not known (a pseudo-terminal, a `sim-board`; a
+    /// known adapter keeps its spread request times, a slow link every request's time: ClockSync.followUp).
+    /// The same exchanges a second for fewer wake-ups: at 2, three a pair instead of four. 1: one at a time.
+    public var syncBurst = 2
     /// The host-to-board direction carries the breath and every repair: once the rate is learned, the host
     /// keeps its steady traffic there within `lineShare` of the line by spacing its CLOCK requests, up to
     /// `sparsestSyncMs` apart. Where even that would not fit (the frames alone nearly fill the share: i16 at

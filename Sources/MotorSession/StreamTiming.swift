@@ -6,16 +6,28 @@ import MotorWire
 import SerialLink
 
 /// When CLOCK requests go out during playback: every `denseMs` before the first frame and for `denseS`
-/// seconds after it (the estimate is young), then every `steadyMs` (the line budget's spacing).
+/// seconds after it (the estimate is young), then every `steadyMs` (the line budget's spacing), where up
+/// to `steadyBurst - 1` requests after each scheduled one go early: at the reply before them, when it came
+/// before their own time (`ClockSync.followUp`).
 struct SyncSchedule {
     var denseMs: Int
     var denseS: Double
     var steadyMs: Int
+    var steadyBurst = 1
 
-    /// The spacing of requests at host time `t` of a session whose frame 0 is felt at `sessionStartNs`.
+    /// Whether host time `t` is in the dense start of a session whose frame 0 is felt at `sessionStartNs`.
+    func dense(at t: UInt64, sessionStartNs: UInt64) -> Bool {
+        Double(elapsed(t, since: sessionStartNs)) / 1e9 < denseS || t < sessionStartNs
+    }
+
+    /// The spacing of requests at host time `t`.
     func intervalNs(at t: UInt64, sessionStartNs: UInt64) -> UInt64 {
-        let dense = Double(elapsed(t, since: sessionStartNs)) / 1e9 < denseS || t < sessionStartNs
-        return UInt64(dense ? denseMs : steadyMs) * 1_000_000
+        UInt64(dense(at: t, sessionStartNs: sessionStartNs) ? denseMs : steadyMs) * 1_000_000
+    }
+
+    /// Requests in a burst that starts with a scheduled one at host time `t`: one while dense.
+    func burst(at t: UInt64, sessionStartNs: UInt64) -> Int {
+        dense(at: t, sessionStartNs: sessionStartNs) ? 1 : max(1, steadyBurst)
     }
 }
 
@@ -62,9 +74,15 @@ struct StreamTiming {
         UInt64((e.ticksPerNs * 1e9 / Double(rate) * 4_294_967_296).rounded())
     }
 
+    /// The token of the next request of a burst, sent early at `t` as a reply came in (see `ClockSync.followUp`).
+    mutating func clockFollowUp(at t: UInt64, lineIdle: Bool = false) -> UInt32? {
+        sync.followUp(at: t, intervalNs: schedule.intervalNs(at: t, sessionStartNs: sessionStartNs), lineIdle: lineIdle)
+    }
+
     /// The token of a CLOCK request to send at `t`, if one is due (`lineIdle`: see `ClockSync.request`).
     mutating func clockRequest(at t: UInt64, lineIdle: Bool = false) -> UInt32? {
-        sync.request(at: t, intervalNs: schedule.intervalNs(at: t, sessionStartNs: sessionStartNs), lineIdle: lineIdle)
+        sync.request(at: t, intervalNs: schedule.intervalNs(at: t, sessionStartNs: sessionStartNs), lineIdle: lineIdle,
+                     burst: schedule.burst(at: t, sessionStartNs: sessionStartNs))
     }
 
     /// The START of a new stream whose wire index 0 is session frame `first` (played at its intended time).

@@ -26,6 +26,23 @@ extension ByteLink {
     public func wake() {}
 }
 
+extension ByteLink {
+    /// Waits up to `timeoutMs` without waking for the bytes that arrive meanwhile (only `wake()` ends the
+    /// wait early), then returns the bytes there are, without waiting for any: for a host that needs nothing
+    /// from the board until then, so that reports it can read later do not each wake it. A link that cannot
+    /// wait so reads as `read(maxBytes:timeoutMs:)` does.
+    public func readAfterIdle(maxBytes: Int, timeoutMs: Int) throws(LinkError) -> [UInt8] {
+        if let idle = self as? IdleWaitLink { return try idle.readAfterWaiting(maxBytes: maxBytes, timeoutMs: timeoutMs) }
+        return try read(maxBytes: maxBytes, timeoutMs: timeoutMs)
+    }
+}
+
+/// A link that can wait on its waker alone (`ByteLink.readAfterIdle` uses it).
+public protocol IdleWaitLink: ByteLink {
+    /// Waits `timeoutMs` or until `wake()`, not for bytes, then returns the bytes available ([] if none).
+    func readAfterWaiting(maxBytes: Int, timeoutMs: Int) throws(LinkError) -> [UInt8]
+}
+
 /// A link whose reads can wait to the nanosecond (`ByteLink.read(maxBytes:timeoutNs:)` uses it).
 public protocol FineTimeoutLink: ByteLink {
     /// Returns the bytes available, waiting up to `timeoutNs` for the first; [] on timeout.

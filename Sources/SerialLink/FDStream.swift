@@ -47,15 +47,26 @@ final class FDStream: @unchecked Sendable {
         if revents & Int16(POLLIN) == 0 && revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
             throw .disconnected(path: name)
         }
-        var buffer = [UInt8](repeating: 0, count: maxBytes)
-        let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, maxBytes) }
+        // Read straight into the array returned (no zeroed buffer and no copy: this runs at every wake-up).
+        var n = 0, e: Int32 = 0
+        let bytes = [UInt8](unsafeUninitializedCapacity: max(1, maxBytes)) { buffer, count in
+            n = Glibc.read(fd, buffer.baseAddress!, maxBytes)
+            e = errno
+            count = max(0, n)
+        }
         if n < 0 {
-            let e = errno
             if e == EAGAIN || e == EINTR { return [] }
             throw LinkError.from(errno: e, path: name, operation: "read")
         }
         if n == 0 { throw .disconnected(path: name) }
-        return Array(buffer[0..<n])
+        return bytes
+    }
+
+    /// Waits `timeoutMs` or until `wake()`, not for bytes, then returns what is there without waiting.
+    func readAfterWaiting(maxBytes: Int, timeoutMs: Int) throws(LinkError) -> [UInt8] {
+        guard descriptor >= 0 else { throw .closed }
+        _ = waker.wait(timeoutMs: timeoutMs)
+        return try read(maxBytes: maxBytes, timeoutMs: 0)
     }
 
     func wake() { waker.wake() }

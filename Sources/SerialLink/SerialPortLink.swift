@@ -7,7 +7,7 @@ import CTTYControl
 import Glibc
 
 /// A USB-serial adapter or UART device (/dev/ttyUSB0, /dev/ttyACM0, ...).
-public final class SerialPortLink: ByteLink, ModemControl, @unchecked Sendable {
+public final class SerialPortLink: ByteLink, IdleWaitLink, ModemControl, @unchecked Sendable {
     public let name: String
     private var port: OpaquePointer?
     private var fd: Int32 = -1
@@ -125,6 +125,13 @@ public final class SerialPortLink: ByteLink, ModemControl, @unchecked Sendable {
         // Readable but no bytes: the device went away (USB unplug).
         if n.rawValue == 0 { throw .disconnected(path: name) }
         return Array(buffer[0..<Int(n.rawValue)])
+    }
+
+    /// Waits `timeoutMs` or until `wake()`, not for bytes, then returns what is there without waiting.
+    public func readAfterWaiting(maxBytes: Int, timeoutMs: Int) throws(LinkError) -> [UInt8] {
+        guard lock.withLock({ port != nil }) else { throw .closed }
+        _ = waker.wait(timeoutMs: timeoutMs)
+        return try read(maxBytes: maxBytes, timeoutMs: 0)
     }
 
     public func wake() { waker.wake() }

@@ -6,7 +6,7 @@ import CTTYControl
 import Glibc
 
 /// A terminal device (pty slave, socat link, or real UART) configured raw.
-public final class TTYLink: ByteLink, ModemControl, @unchecked Sendable {
+public final class TTYLink: ByteLink, IdleWaitLink, ModemControl, @unchecked Sendable {
     public let name: String
     private let stream: FDStream
     /// True for a pseudo-terminal, which has no modem lines.
@@ -115,6 +115,10 @@ public final class TTYLink: ByteLink, ModemControl, @unchecked Sendable {
 
     public func read(maxBytes: Int, timeoutMs: Int) throws(LinkError) -> [UInt8] {
         try stream.read(maxBytes: maxBytes, timeoutMs: timeoutMs)
+    }
+
+    public func readAfterWaiting(maxBytes: Int, timeoutMs: Int) throws(LinkError) -> [UInt8] {
+        try stream.readAfterWaiting(maxBytes: maxBytes, timeoutMs: timeoutMs)
     }
 
     public func close() { stream.close() }

@@ -32,15 +32,28 @@ final class Waker: @unchecked Sendable {
         while Glibc.read(fds[0], &buffer, 64) > 0 {}
     }
 
+    /// Waits up to `timeoutMs` for `wake()` alone; true when woken (the pipe is then emptied).
+    func wait(timeoutMs: Int) -> Bool {
+        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard Glibc.poll(&p, 1, Int32(timeoutMs)) > 0 else { return false }  // timeout, or EINTR
+        drain()
+        return true
+    }
+
     /// Polls `fd` for `events` and the waker; returns the port's revents, 0 on timeout, -1 when woken.
     func poll(_ fd: Int32, events: Int16, timeoutMs: Int) -> Int16 {
-        var set = [pollfd(fd: fd, events: events, revents: 0), pollfd(fd: self.fd, events: Int16(POLLIN), revents: 0)]
-        let r = Glibc.poll(&set, 2, Int32(timeoutMs))
+        // On the stack, not an array: this runs at every wake-up.
+        let (r, port, waker) = withUnsafeTemporaryAllocation(of: pollfd.self, capacity: 2) { set in
+            set[0] = pollfd(fd: fd, events: events, revents: 0)
+            set[1] = pollfd(fd: self.fd, events: Int16(POLLIN), revents: 0)
+            let r = Glibc.poll(set.baseAddress!, 2, Int32(timeoutMs))
+            return (r, set[0].revents, set[1].revents)
+        }
         if r <= 0 { return 0 }  // timeout, or EINTR: the caller loops and checks for shutdown
-        if set[1].revents != 0 {
+        if waker != 0 {
             drain()
             return -1
         }
-        return set[0].revents
+        return port
     }
 }
