@@ -9,7 +9,7 @@ import SimBoard
 import Testing
 import TimingBench
 
-@Suite(.timeLimit(.minutes(5))) struct ClockBurstTests {
+@Suite(.timeLimit(.minutes(10))) struct ClockBurstTests {
     /// A link whose round trips (1-3 ms) take well under half the 20 ms spacing.
     static let fast = "latency=1ms,jitter=0.5ms,drift=500ppm"
 
