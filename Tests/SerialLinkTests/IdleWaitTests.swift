@@ -29,14 +29,8 @@ import Testing
         let pty = try PseudoTerminal()
         let link = try TTYLink(path: pty.slavePath)
         for poke in [{ link.wake() }, { link.close() }] {
-            let done = DispatchSemaphore(value: 0)
-            let thread = Thread {
-                _ = try? link.readAfterIdle(maxBytes: 16, timeoutMs: 60_000)
-                done.signal()
-            }
-            thread.start()
-            poke()
-            #expect(done.wait(timeout: .now() + 20) == .success)
+            let back = WakeTests.returns({ _ = try? link.readAfterIdle(maxBytes: 16, timeoutMs: 60_000) }, after: poke)
+            #expect(back)
         }
     }
 

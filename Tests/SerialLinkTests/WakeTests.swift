@@ -9,9 +9,14 @@ import Testing
     /// Starts a 60 s read on another thread, wakes it with `poke`, and reports whether it came back.
     /// A wake before the read starts also counts (the wake stays pending), so there is no race.
     func readReturnsAfter(_ link: ByteLink, _ poke: () -> Void) -> Bool {
+        WakeTests.returns({ _ = try? link.read(maxBytes: 16, timeoutMs: 60_000) }, after: poke)
+    }
+
+    /// Runs `wait` (a 60 s wait) on another thread, pokes it, and reports whether it came back within 20 s.
+    static func returns(_ wait: @escaping @Sendable () -> Void, after poke: () -> Void) -> Bool {
         let done = DispatchSemaphore(value: 0)
         let thread = Thread {
-            _ = try? link.read(maxBytes: 16, timeoutMs: 60_000)
+            wait()
             done.signal()
         }
         thread.start()
