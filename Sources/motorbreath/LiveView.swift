@@ -38,7 +38,9 @@ final class LiveView {
     func show(_ live: LiveStatus) {
         guard !quiet else { return }
         let end = self.live.map { $0.plan.duration } ?? duration
-        let t = max(0, min(live.elapsed, end))
+        // At or past the end the breath stands in its last phase with 0.0 s left (a sample at the end itself
+        // is past the plan, and the last status of a session often comes after it).
+        let t = max(0, min(live.elapsed, end - 0.001))
         // An AHAP file has no phases: show it as one "pattern" phase counting down to its end. A steered
         // breath in a pause shows the pause.
         let paused = self.live?.plan.pausedAt != nil
