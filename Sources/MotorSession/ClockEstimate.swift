@@ -52,6 +52,9 @@ public struct ClockTracker: Sendable {
     public private(set) var samples: [ClockSample] = []
     /// All round trips seen, for the report.
     public private(set) var rtts: [UInt64] = []
+    /// The round trips of the last 50 exchanges kept, ns: what a live change's first frame and a CLOCK
+    /// burst's pace are judged by (lazy: read at every reply, it allocates nothing).
+    public var recentRoundTrips: LazyMapSequence<ArraySlice<ClockSample>, UInt64> { samples.suffix(50).lazy.map(\.rttNs) }
     /// Samples kept, at most this many and this many seconds back: the slope follows a drift that
     /// changes (an RC oscillator warming up) and stays precise for a stable crystal.
     public var capacity = 4096

@@ -68,7 +68,7 @@ struct ClockSync {
     mutating func followUp(at now: UInt64, intervalNs: UInt64, lineIdle: Bool = false) -> UInt32? {
         defer { followUpsLeft = 0 }
         guard followUpsLeft > 0, link == nil, now < nextDueNs,
-              let slowest = tracker.samples.suffix(50).lazy.map(\.rttNs).max(), slowest < intervalNs / 2 else { return nil }
+              let slowest = tracker.recentRoundTrips.max(), slowest < intervalNs / 2 else { return nil }
         let token = nextToken
         nextToken &+= 1
         outstanding[token] = (now, lineIdle, followUpsLeft - 1)

@@ -102,7 +102,7 @@ extension Player {
     func noteReplaceAnswer(_ s: Status) {
         var answers = edits.superseded.answered(seq: s.ackSeq, nextPlay: stream.wireBase + Int(s.nextPlay))
         // An answer not here after the slowest recent round trip and 100 ms more was lost.
-        let t = now, patience = (recentRoundTrips.max() ?? 100_000_000) + 100_000_000
+        let t = now, patience = (timing.sync.tracker.recentRoundTrips.max() ?? 100_000_000) + 100_000_000
         if t > patience { answers += edits.superseded.expire(sentBefore: t - patience) }
         for a in answers {
             guard let e = edits.pendingEffects.firstIndex(where: { $0.id == a.change && $0.awaitingBoard }) else { continue }
@@ -119,20 +119,17 @@ extension Player {
     /// board drops a replacement for a frame it has output, and its answer says where the change took
     /// effect. A late guess would delay the change, so nothing is added for a slow or jittery link.
     var firstChangeableFrame: Int {
-        let fastest = recentRoundTrips.min() ?? 0
+        let fastest = timing.sync.tracker.recentRoundTrips.min() ?? 0
         return frameAfterRendering(transitFrames: Int(fastest / 2 * UInt64(rate) / 1_000_000_000), marginFrames: 1)
     }
 
     /// The first frame a message sent now surely reaches in time: the slowest recent round trip bounds the
     /// one-way delay, plus the board's output lead, plus two frames and 3 ms of margin.
     var surelyChangeableFrame: Int {
-        let slowest = recentRoundTrips.max() ?? 20_000_000
+        let slowest = timing.sync.tracker.recentRoundTrips.max() ?? 20_000_000
         return frameAfterRendering(transitFrames: Int(((slowest / 2 + 3_000_000) * UInt64(rate) + 999_999_999) / 1_000_000_000),
                                    marginFrames: 2)
     }
-
-    /// The round trips of the last 50 CLOCK exchanges, ns.
-    private var recentRoundTrips: [UInt64] { timing.sync.tracker.samples.suffix(50).map(\.rttNs) }
 
     /// The frame the board is about to output `transitFrames` after a change now has been rendered, past its
     /// output lead and `marginFrames` more (never before the stream's first frame).
