@@ -46,8 +46,8 @@ extension Play {
         Stderr.write("board: \(prepared.info.displayName), \(prepared.info.motorKind == .lra ? "LRA" : "ERM")\(ceiling), prepared in \(Int(Double(prepared.prepareNs) / 1e6)) ms\n")
     }
 
-    /// The calibration profile for the prepared board (said on stderr) and the motor to shape frames for.
-    func profile(for prepared: Prepared, session: BreathSession) throws -> (calibrated: CalibrationProfile?, motor: MotorProfile) {
+    /// The calibration profile for the prepared board (said on stderr) and how its frames are shaped.
+    func shaping(for prepared: Prepared, session: BreathSession) throws -> BoardShaping {
         let base = motor?.profile ?? session.motor
         let calibrated = try calibration.forBoard(uniqueID: prepared.info.uniqueID, boardName: prepared.info.name.text)
         let profile = calibrated?.motor(or: base) ?? base
@@ -57,7 +57,7 @@ extension Play {
         if case .lra = profile, prepared.info.lraResonanceDeciHz == 0 {
             Stderr.write("motorbreath: note: the LRA board reports no resonance frequency; its carrier may be off resonance\n")
         }
-        return (calibrated, profile)
+        return BoardShaping(calibrated, motor: profile)
     }
 
     /// Plays the breath (or the AHAP file) on the prepared board, the view and the controls following it.
@@ -65,7 +65,7 @@ extension Play {
     /// against what the host meant at the time: the live source itself).
     func play(_ built: BuiltBreath, session: BreathSession, on board: BoardConnection, prepared: Prepared,
               view: LiveView, controls: PlayControls?) throws -> PlayReport {
-        let (calibrated, profile) = try self.profile(for: prepared, session: session)
+        let shaping = try self.shaping(for: prepared, session: session)
         var truth: TrueTiming?
         var warmup = 0.0
         session.willPlay = { player, frames in
@@ -83,18 +83,25 @@ extension Play {
             controls?.hub.noteSessionState(PlayControls.stateFields(breathTime, frames: view.live, board: prepared.info.displayName))
         }
         session.shouldStop = { Signals.pending != 0 }
-        let margin = calibrated == nil ? 1.5 : CalibrationProfile.warmupMargin
-        var report: PlayReport
-        if let plan = built.plan {
-            report = try session.play(plan.pattern, breath: plan.options, loop: loop, motor: profile, compensate: !noCompensation,
-                                      warmup: noWarmup ? 0 : 0.3, feltRange: calibrated?.feltRange, warmupMargin: margin)
-        } else {
-            report = try session.play(pattern: built.pattern, duration: built.duration, motor: profile, compensate: !noCompensation,
-                                      warmup: noWarmup ? 0 : 0.3, feltRange: calibrated?.feltRange, warmupMargin: margin)
-        }
-        report.profile = calibrated?.name
+        var report = try Self.play(built, on: session, shaped: shaping, loop: loop, compensate: !noCompensation, warmup: warmupSeconds)
+        report.profile = shaping.profile
         truth?.judge(&report)
         return report
+    }
+
+    /// The warm-up before the breath, s (`--no-warmup`: none).
+    var warmupSeconds: Double { noWarmup ? 0 : 0.3 }
+
+    /// Plays the breath (or the AHAP file) of `built` on `session`, shaped as `shaped` says (also from a
+    /// board's own thread: several boards in step).
+    static func play(_ built: BuiltBreath, on session: BreathSession, shaped: BoardShaping, loop: Bool, compensate: Bool,
+                     warmup: Double) throws(SessionError) -> PlayReport {
+        if let plan = built.plan {
+            return try session.play(plan.pattern, breath: plan.options, loop: loop, motor: shaped.motor, compensate: compensate,
+                                    warmup: warmup, feltRange: shaped.feltRange, warmupMargin: shaped.warmupMargin)
+        }
+        return try session.play(pattern: built.pattern, duration: built.duration, motor: shaped.motor, compensate: compensate,
+                                warmup: warmup, feltRange: shaped.feltRange, warmupMargin: shaped.warmupMargin)
     }
 
     /// A session that failed: scripts and controllers learn what happened from the same report, with an

@@ -54,9 +54,7 @@ extension Play {
         for (k, p) in prepared.enumerated() {
             if !quiet { Stderr.write("\(layout[k].name): ") }
             announce(p)
-            let (calibrated, motor) = try profile(for: p, session: sessions[k])
-            shaping.append(BoardShaping(profile: calibrated?.name, feltRange: calibrated?.feltRange, motor: motor,
-                                        warmupMargin: calibrated == nil ? 1.5 : CalibrationProfile.warmupMargin))
+            shaping.append(try self.shaping(for: p, session: sessions[k]))
             let world = connections[k].world
             sessions[k].willPlay = { player, frames in
                 if let world {
@@ -67,16 +65,10 @@ extension Play {
             sessions[k].onStatus = { view.show(k, $0) }
             sessions[k].shouldStop = { Signals.pending != 0 }
         }
-        let loop = self.loop, compensate = !noCompensation, warmup = noWarmup ? 0 : 0.3
+        let loop = self.loop, compensate = !noCompensation, warmup = warmupSeconds
         let shapes = shaping
         var result = ensemble.play { k, session throws(SessionError) in
-            let s = shapes[k]
-            if let plan = built.plan {
-                return try session.play(plan.pattern, breath: plan.options, loop: loop, motor: s.motor, compensate: compensate,
-                                        warmup: warmup, feltRange: s.feltRange, warmupMargin: s.warmupMargin)
-            }
-            return try session.play(pattern: built.pattern, duration: built.duration, motor: s.motor, compensate: compensate,
-                                    warmup: warmup, feltRange: s.feltRange, warmupMargin: s.warmupMargin)
+            try Play.play(built, on: session, shaped: shapes[k], loop: loop, compensate: compensate, warmup: warmup)
         }
         view.finish()
         controls?.stop()
@@ -111,6 +103,15 @@ struct BoardShaping: Sendable {
     var feltRange: FeltRange?
     var motor: MotorProfile
     var warmupMargin: Double
+
+    /// Shaped for `motor`, with `calibrated`'s felt range and its warm-up margin (the reference model's 1.5
+    /// without a profile: its stop threshold is a guess, a measured one needs less).
+    init(_ calibrated: CalibrationProfile?, motor: MotorProfile) {
+        profile = calibrated?.name
+        feltRange = calibrated?.feltRange
+        self.motor = motor
+        warmupMargin = calibrated == nil ? 1.5 : CalibrationProfile.warmupMargin
+    }
 }
 
 /// --json with several boards: one report per board, by name, in the layout's order.

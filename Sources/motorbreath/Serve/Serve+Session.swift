@@ -19,7 +19,7 @@ extension ServeCommand {
                      closedByPage: Box<Bool>) throws {
         server.files.onRequest = { session.stop() }  // the breath (or a file) ends, motor off, for the file
         defer { server.files.onRequest = nil }
-        var shaping: (motor: MotorProfile, felt: FeltRange?, margin: Double)?
+        var shaping: BoardShaping?
         var file: FileRequests.File?
         var breath = plan
         var pendingPace: BreathChange?
@@ -31,19 +31,18 @@ extension ServeCommand {
                     // A calibration profile (the board's own unless --profile says otherwise) shapes it, as in play.
                     let calibrated = try calibration.forBoard(uniqueID: prepared.info.uniqueID, boardName: prepared.info.name.text)
                     if let calibrated { Stderr.write("profile: \(calibrated.name)\n") }
-                    shaping = (calibrated?.motor(or: session.motor) ?? session.motor, calibrated?.feltRange,
-                               calibrated == nil ? 1.5 : CalibrationProfile.warmupMargin)
+                    shaping = BoardShaping(calibrated, motor: calibrated?.motor(or: session.motor) ?? session.motor)
                     server.renderPreviews(motor: shaping!.motor, frameRate: Int(prepared.config.frameRateHz))
                 }
-                let (motor, felt, margin) = shaping!
+                let shaped = shaping!
                 follow(session, prepared: prepared, controls: controls)
                 controls.greet(ControlEvents.prepared(prepared, pattern: breath.pattern.name))
                 if file == nil { file = server.files.take() }  // sent while the board was being prepared
                 if let playing = file {
                     controls.emit(ControlEvents.file(name: playing.name, state: "playing", durationS: playing.duration))
                     Stderr.write("file: \(playing.name), \(String(format: "%.1f", playing.duration)) s\n")
-                    let report = try session.play(pattern: playing.haptics, duration: playing.duration, motor: motor, feltRange: felt,
-                                                  warmupMargin: margin)
+                    let report = try session.play(pattern: playing.haptics, duration: playing.duration, motor: shaped.motor, feltRange: shaped.feltRange,
+                                                  warmupMargin: shaped.warmupMargin)
                     file = server.files.take()
                     controls.emit(ControlEvents.file(name: playing.name, state: report.interrupted ? "stopped" : "played",
                                                      durationS: playing.duration, report: report))
@@ -60,8 +59,8 @@ extension ServeCommand {
                 }
                 if let pace = pendingPace { session.change(pace) }
                 pendingPace = nil
-                let report = try session.play(breath.pattern, breath: breath.options, loop: loop, motor: motor, feltRange: felt,
-                                              warmupMargin: margin)
+                let report = try session.play(breath.pattern, breath: breath.options, loop: loop, motor: shaped.motor, feltRange: shaped.feltRange,
+                                              warmupMargin: shaped.warmupMargin)
                 if let next = server.files.take(), report.motorOffAtExit {
                     file = next
                     continue
