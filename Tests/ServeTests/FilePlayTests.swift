@@ -1,7 +1,7 @@
 // `POST /api/play` on a real server (loopback, a free port) spoken to over a plain socket: the file
 // queued for serve's loop (202, the latest wins), refused without a taker (409) and when bad (400), its
 // name made safe; and the breath serve starts again after a file, with the values the pages left.
-// Loopback only, no board (fast tier).
+// Loopback only, no board (real-time tier: the server needs a free concurrency thread).
 // SPDX-License-Identifier: Apache-2.0
 
 import Breath

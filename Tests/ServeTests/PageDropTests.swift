@@ -1,7 +1,8 @@
 // A page that stops reading never slows the breath: its WebSocket gets at most 1000 waiting events, the
 // oldest dropped first and one `dropped` event (with the count) in their place, as a control-socket client.
 // Judged by conservation: every event sent is either received or counted as dropped, exactly.
-// A raw WebSocket client on loopback with a small receive buffer, no board (fast tier).
+// A raw WebSocket client on loopback with a small receive buffer, no board (real-time tier: the server needs
+// a free concurrency thread).
 // SPDX-License-Identifier: Apache-2.0
 
 import Breath
