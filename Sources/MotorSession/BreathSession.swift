@@ -44,6 +44,12 @@ public final class BreathSession: @unchecked Sendable {
     /// Host time (on this session's clock) at which the next breath's frame 0 is to be felt, for boards
     /// started together (`BreathEnsemble`); nil: `options.startLeadMs` after `play` is called. Used once.
     public var startAtNs: UInt64?
+    /// This board's place when several boards play one breath: where its swells fall and its strength
+    /// (`BreathSpread`); nil: the breath as one board plays it. Shapes breath patterns, not fixed ones
+    /// (an AHAP file plays as it is, its `gain` applied).
+    public var spread: BreathSpread?
+    /// Moves this board's breath later by this much (an actuator's own offset, `--actuator NAME:offset=`).
+    public var startOffsetNs: UInt64 = 0
 
     /// A session on a link already open (a simulated world's, a pty's, any ByteLink).
     public init(link: ByteLink, clock: HostClock = SystemClock(), options: SessionOptions = SessionOptions()) {
@@ -83,7 +89,9 @@ public final class BreathSession: @unchecked Sendable {
                      feltRange: FeltRange? = nil, warmupMargin: Double = 1.5) throws(SessionError) -> PlayReport {
         let p: Prepared
         if let ready = prepared { p = ready } else { p = try prepare() }
-        let live = LiveFrames(plan: LivePlan(pattern: pattern, options: breath, loop: loop), frameRate: options.frameRate,
+        var plan = LivePlan(pattern: pattern, options: breath, loop: loop)
+        plan.spread = spread
+        let live = LiveFrames(plan: plan, frameRate: options.frameRate,
                               resolution: resolution(p), motor: motor ?? self.motor, compensate: compensate, warmup: warmup,
                               ceiling: p.limits?.driveCeiling, feltRange: feltRange, warmupMargin: warmupMargin)
         return try play(live, prepared: p)
@@ -94,7 +102,11 @@ public final class BreathSession: @unchecked Sendable {
                      warmup: Double = 0.3, feltRange: FeltRange? = nil, warmupMargin: Double = 1.5) throws(SessionError) -> PlayReport {
         let p: Prepared
         if let ready = prepared { p = ready } else { p = try prepare() }
-        let renderer = FrameRenderer(pattern: pattern, duration: duration, frameRate: options.frameRate, resolution: resolution(p),
+        var scaled = pattern
+        if let gain = spread?.gain, gain != 1 {
+            for i in scaled.events.indices { scaled.events[i].intensity *= gain }
+        }
+        let renderer = FrameRenderer(pattern: scaled, duration: duration, frameRate: options.frameRate, resolution: resolution(p),
                                      motor: motor ?? self.motor, compensate: compensate, warmup: warmup,
                                      ceiling: p.limits?.driveCeiling, feltRange: feltRange, warmupMargin: warmupMargin)
         return try play(FrameWindow(renderer), prepared: p)
@@ -119,7 +131,7 @@ public final class BreathSession: @unchecked Sendable {
         self.player = player
         player.reopen = reopen
         player.onEvent = onEvent
-        player.startAtNs = startAtNs
+        player.startAtNs = startAtNs.map { $0 + startOffsetNs }
         willPlay?(player, frames)
         defer {
             prepared = nil  // the board must be prepared again for another breath

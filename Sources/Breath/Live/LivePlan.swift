@@ -24,6 +24,8 @@ public struct LivePiece: Sendable, Equatable {
     public var phaseOffset = 0.0
     /// Index of its pattern in the plan's `patterns` (the pattern changes mid-session).
     public var pattern = 0
+    /// Seconds of its whole phase as placed (cut pieces keep it; 0: this piece's own end is the phase's).
+    public var phaseSeconds = 0.0
 
     public var end: Double { start + seconds }
 
@@ -81,6 +83,9 @@ public struct LivePlan: Sendable {
     private var endsNoEarlierThan = 0.0
     /// Seconds per breath cycle from now on (the pace).
     public private(set) var cycleScale = 1.0
+    /// This actuator's place when several play one breath (`--spread`): where its swells' ramps fall within
+    /// their phases and its own strength; nil: the breath as one board plays it.
+    public var spread: BreathSpread?
     /// Fades around a pause, a resume or a seek, and the ramp of a strength change.
     public static let fadeSeconds = 0.15
     public static let rampSeconds = 0.1
@@ -97,7 +102,8 @@ public struct LivePlan: Sendable {
             let index = pattern.phases.firstIndex(of: placed.spec) ?? 0
             pieces.append(LivePiece(kind: placed.spec.kind, cycle: placed.cycle, phaseIndex: index, start: placed.start,
                                     seconds: placed.seconds, from: placed.spec.from, to: placed.spec.to,
-                                    strength: options.strength, sharpness: options.sharpness, phaseStart: true))
+                                    strength: options.strength, sharpness: options.sharpness, phaseStart: true,
+                                    phaseSeconds: placed.seconds))
         }
         if loop { extend(through: 60) }
     }
@@ -213,6 +219,7 @@ public struct LivePlan: Sendable {
             piece.to = cut.last!.to
             piece.strength = cut.last!.strength
             piece.phaseOffset *= ratio
+            piece.phaseSeconds *= ratio
             out.append(piece)
         }
         let next = rest.dropFirst(cut.count).first
@@ -283,13 +290,14 @@ public struct LivePlan: Sendable {
         var events: [HapticEvent] = []
         var curves: [ParameterCurve] = []
         var previous: BreathPhase?
+        let gain = spread?.gain ?? 1
         for piece in pieces where piece.end > origin {
             let p = piece.start < origin ? piece.tail(from: origin) : piece
             defer { previous = p.kind }
             guard p.seconds > 0 else { continue }
             guard p.kind == .inhale || p.kind == .exhale else {
                 Vocabulary.hold(options.holdSignal, start: p.start - origin, seconds: p.seconds, offset: p.phaseOffset,
-                                holdSeconds: p.phaseOffset + p.seconds, strength: p.strength, sharpness: p.sharpness,
+                                holdSeconds: p.phaseOffset + p.seconds, strength: p.strength * gain, sharpness: p.sharpness,
                                 events: &events, curves: &curves)
                 continue
             }
@@ -297,21 +305,46 @@ public struct LivePlan: Sendable {
             let from = p.from
             if options.cues && p.phaseStart && previous != p.kind {
                 // (the swell then starts at its phase's level, as BreathPlan's does)
-                start += Vocabulary.phaseTaps(p.kind, at: start, strength: p.strength, sharpness: p.sharpness,
+                start += Vocabulary.phaseTaps(p.kind, at: start, strength: p.strength * gain, sharpness: p.sharpness,
                                               counted: options.countedTaps, events: &events, curves: &curves)
             }
             let seconds = p.end - origin - start
             guard seconds > 0 else { continue }
-            events.append(.continuous(at: start, duration: seconds, intensity: options.peak * p.strength, sharpness: p.sharpness))
+            if let spread, spread.travel != .together {
+                travelling(p, from: start, to: start + seconds, origin: origin, spread: spread, events: &events, curves: &curves)
+                continue
+            }
+            events.append(.continuous(at: start, duration: seconds, intensity: options.peak * p.strength * gain, sharpness: p.sharpness))
             curves.append(ParameterCurve(parameter: .intensityControl, time: start, points: [
                 ControlPoint(time: 0, value: from, easing: options.easing), ControlPoint(time: seconds, value: p.to),
             ]))
         }
         if options.cues && !looping && pausedAt == nil, let end = pieces.last?.end, end >= origin {
-            Vocabulary.endTaps(at: end - origin, strength: options.strength, sharpness: options.sharpness,
+            Vocabulary.endTaps(at: end - origin, strength: options.strength * gain, sharpness: options.sharpness,
                                events: &events, curves: &curves)
         }
         return HapticPattern(events: events, curves: curves)
+    }
+
+    /// A swell piece's stretch [a, b) (times from `origin`) as this actuator plays it when the breath travels:
+    /// the phase's level at the progress `spread` gives, cut where its ramp starts and ends so each part is
+    /// linear (held, ramping, held).
+    private func travelling(_ p: LivePiece, from a: Double, to b: Double, origin: Double, spread: BreathSpread,
+                            events: inout [HapticEvent], curves: inout [ParameterCurve]) {
+        let spec = patterns[p.pattern].phases[p.phaseIndex]
+        let phaseStart = p.start - p.phaseOffset - origin
+        let phaseSeconds = p.phaseSeconds > 0 ? p.phaseSeconds : p.phaseOffset + p.seconds
+        let ramp = spread.ramp(p.kind, seconds: phaseSeconds)
+        func level(_ t: Double) -> Double {
+            spec.from + (spec.to - spec.from) * spread.progress(p.kind, at: t - phaseStart, seconds: phaseSeconds)
+        }
+        let cuts = [a] + [phaseStart + ramp.start, phaseStart + ramp.end].filter { $0 > a && $0 < b } + [b]
+        for (x, y) in zip(cuts, cuts.dropFirst()) where y - x > 1e-9 {
+            events.append(.continuous(at: x, duration: y - x, intensity: options.peak * p.strength * spread.gain, sharpness: p.sharpness))
+            curves.append(ParameterCurve(parameter: .intensityControl, time: x, points: [
+                ControlPoint(time: 0, value: level(x), easing: options.easing), ControlPoint(time: y - x, value: level(y)),
+            ]))
+        }
     }
 
     /// The phase playing at `t`: its kind, cycle, seconds left (nil in a pause or after the end).
@@ -407,7 +440,7 @@ public struct LivePlan: Sendable {
             let seconds = spec.seconds * cycleScale
             out.append(LivePiece(kind: spec.kind, cycle: c, phaseIndex: i, start: at, seconds: seconds, from: spec.from,
                                  to: spec.to, strength: options.strength, sharpness: options.sharpness, phaseStart: true,
-                                 pattern: index))
+                                 pattern: index, phaseSeconds: seconds))
             at += seconds
             placed += 1
             i += 1
