@@ -17,6 +17,10 @@ public struct EnsembleBoard: Sendable {
     /// Test-only: moves this board's start instant by this much after the ensemble chose it (a wrong start
     /// the in-step judge must catch).
     public var startNudgeNs: Int64 = 0
+    /// Its place in a spatial breath (`--spread`, `--actuator`): where its swells fall, its strength.
+    public var spread: BreathSpread?
+    /// Its own offset: its breath this much later (`--actuator NAME:offset=`).
+    public var offsetNs: UInt64 = 0
 
     public init(name: String, spec: SimBoardSpec = SimBoardSpec(), impairments: LinkImpairments, seed: UInt64) {
         self.name = name
@@ -59,6 +63,8 @@ public enum EnsembleSession {
             world.recordPlays = false
             let session = BreathSession(link: world.hostLink, clock: world.hostClock, options: o)
             session.reopen = { world.hostLink }
+            session.spread = board.spread
+            session.startOffsetNs = board.offsetNs
             let recorder = recorders[k], nudge = board.startNudgeNs
             session.willPlay = { player, frames in
                 if nudge != 0, let s = player.startAtNs { player.startAtNs = UInt64(Int64(s) + nudge) }
@@ -96,13 +102,14 @@ public enum EnsembleSession {
                                     wallSeconds: Date().timeIntervalSince(wall))
         if felt {
             // Each board's drive on world time, through the reference model of its motor.
-            let crossings = zip(worlds, boards).map { world, board in
+            let crossings = zip(worlds, boards).map { world, board -> [(ns: UInt64, up: Bool)] in
                 let clock = world.clockHistory[0]
                 let changes = world.driveChanges.map { (ns: clock.hostNs(atTick: $0.tick), level: $0.level) }
                 return board.spec.motor == .lra ? FeltSkew.crossings(changes, model: LRAModel())
                     : FeltSkew.crossings(changes, model: ERMModel())
             }
             result.feltSkewUs = FeltSkew.skewUs(crossings)
+            result.feltCrossings = crossings
         }
         return result
     }
@@ -166,6 +173,8 @@ public struct EnsembleResult: Sendable {
     /// With `felt`: per crossing of half strength by the felt amplitude (each board's drive through its
     /// motor's reference model), the latest board's instant minus the earliest's, µs.
     public var feltSkewUs: Percentiles?
+    /// With `felt`: each board's half-strength crossings (world ns), in board order.
+    public var feltCrossings: [[(ns: UInt64, up: Bool)]] = []
     /// The frame with the largest skew.
     public var worstFrame: Int
     /// The common start instant (world ns).
