@@ -37,6 +37,11 @@ extension Play {
             }
         }
         let sessions = connections.map { $0.session(options: sessionOptions) }
+        let places = try board.places()
+        for (session, place) in zip(sessions, places) {
+            session.spread = place.spread
+            session.startOffsetNs = UInt64(place.offsetMs) * 1_000_000
+        }
         let ensemble = BreathEnsemble(zip(layout, sessions).map { ($0.name, $1) })
         let prepared: [Prepared]
         do { prepared = try ensemble.prepare() } catch {
@@ -77,7 +82,7 @@ extension Play {
             truths[k]?.judge(&result.boards[k].report)
         }
         if json {
-            try printJSON(SeveralReport(boards: result.boards))
+            try printJSON(SeveralReport(boards: result.boards, places: places))
         } else if !quiet {
             for b in result.boards {
                 let r = b.report
@@ -114,22 +119,36 @@ struct BoardShaping: Sendable {
     }
 }
 
-/// --json with several boards: one report per board, by name, in the layout's order.
+/// --json with several boards: one report per board, by name and place, in the layout's order.
 struct SeveralReport: Encodable {
     var boards: [BoardReport]
+    /// Each board's place (--spread, --actuator), in the same order; empty: not known (a failed start).
+    var places: [(spread: BreathSpread, offsetMs: Int)] = []
 
     enum CodingKeys: String, CodingKey {
-        case boards
+        case boards, spread
         case motorOffAtExit = "motor_off_at_exit"
     }
     struct Named: Encodable {
         var name: String
+        var at: Double?
+        var strength: Double?
+        var offsetMs: Int?
         var report: PlayReport
+
+        enum CodingKeys: String, CodingKey {
+            case name, at, strength, report
+            case offsetMs = "offset_ms"
+        }
     }
 
     func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(boards.map { Named(name: $0.name, report: $0.report) }, forKey: .boards)
+        try c.encode(boards.enumerated().map { k, b in
+            let place = k < places.count ? places[k] : nil
+            return Named(name: b.name, at: place?.spread.position, strength: place?.spread.gain, offsetMs: place?.offsetMs, report: b.report)
+        }, forKey: .boards)
+        try c.encodeIfPresent(places.first.map { $0.spread.travel == .rise ? "rise:\(OptionValue.trim($0.spread.fraction))" : "together" }, forKey: .spread)
         try c.encode(boards.allSatisfy(\.report.motorOffAtExit), forKey: .motorOffAtExit)
     }
 }

@@ -102,6 +102,9 @@ struct Play: ParsableCommand {
         guard control == nil || control == "-" else { throw ValidationError("--control takes - (standard input and output)") }
         guard !(control == "-" && json) else { throw ValidationError("--control - writes events to standard output; the report is its last event (drop --json)") }
         guard !loop || breath.ahap == nil else { throw ValidationError("--loop repeats a breath pattern, not an AHAP file") }
+        guard board.spread?.travel != .rise || breath.ahap == nil else {
+            throw ValidationError("--spread rise moves a breath's swells; an AHAP file plays as it is on every board (--actuator's strength and offset apply)")
+        }
     }
 
     func run() throws {

@@ -4,6 +4,7 @@
 
 import ArgumentParser
 import BoardAccess
+import Breath
 import MotorSession
 import SerialLink
 import SimBoard
@@ -17,9 +18,23 @@ struct PlayBoardArguments: ParsableArguments {
             transform: NamedBoard.value)
     var boards: [NamedBoard] = []
 
+    @Option(help: ArgumentHelp("With several boards: how the breath travels along them, in the order they are given. together: all swell at once (the default); rise: the inhale swells from the first board to the last and the exhale fades back, the travel taking half of each swell's phase (rise:0.3, a third); every board's phases still begin and end together.", valueName: "together|rise[:share]"),
+            transform: SpreadValue.value)
+    var spread: SpreadValue?
+
+    @Option(name: .customLong("actuator"), help: ArgumentHelp("With several boards: one board's own place, strength and delay, e.g. --actuator chest:at=1,strength=0.7,offset=40ms (at: 0...1 along the line, evenly spaced in the order given by default; strength 0...1; offset 0...2000 ms later). Give it once per board it changes.", valueName: "name:at=p,strength=s,offset=ms"),
+            transform: ActuatorValue.value)
+    var actuators: [ActuatorValue] = []
+
     @OptionGroup(title: "Board connection") var connection: PortArguments
 
     func validate() throws {
+        if !several && (spread != nil || !actuators.isEmpty) {
+            throw ValidationError("--spread and --actuator place several boards: give each with --board NAME=PLACE (or --port more than once)")
+        }
+        if several {
+            do { _ = try places() } catch { throw ValidationError(error.description) }
+        }
         if !boards.isEmpty {
             guard !simulate && connection.ports.isEmpty else {
                 throw ValidationError("use --board for every board, not with --simulate or --port")
@@ -43,6 +58,11 @@ struct PlayBoardArguments: ParsableArguments {
     var layout: [NamedBoard] {
         if !boards.isEmpty { return boards }
         return connection.ports.map { NamedBoard(name: String($0.split(separator: "/").last ?? Substring($0)), place: .port($0)) }
+    }
+
+    /// Each board's place in the breath (--spread, --actuator), in the layout's order.
+    func places() throws(ValueProblem) -> [(spread: BreathSpread, offsetMs: Int)] {
+        try ActuatorLayout.places(names: layout.map(\.name), spread: spread, actuators: actuators)
     }
 
     /// The simulated board `simulated` makes with --simulate, else the port.
