@@ -19,11 +19,13 @@ struct Play: ParsableCommand {
             others from opening it while it plays (TIOCEXCL; root can still open it).
 
             Several boards play one breath in step: give --port once per board, or name them with \
-            --board NAME=PATH (or NAME=sim, NAME=sim:LINK for simulated ones). Two wrists, a belt:
+            --board NAME=PATH (or NAME=sim, NAME=sim:LINK for simulated ones). Two wrists; a belt whose \
+            inhale swells from the lowest motor to the highest and whose exhale fades back (--spread \
+            rise), its top motor weaker (--actuator):
 
               motorbreath --board left=/dev/ttyUSB0 --board right=/dev/ttyUSB1
               motorbreath --board low=/dev/ttyUSB0 --board mid=/dev/ttyUSB1 \\
-                --board high=/dev/ttyUSB2
+                --board high=/dev/ttyUSB2 --spread rise --actuator high:strength=0.7
               motorbreath --board left=sim --board right=sim:ftdi --virtual-time
 
             All start at one instant, 2 s after the slowest prepare; the report names each board.
