@@ -40,6 +40,20 @@ public final class ControlHub: @unchecked Sendable {
     private var unanswered: [(change: BreathChange, pattern: BreathPattern, bpm: Double)] = []
     /// What the session last showed (cycle, phase, link), for `state`.
     private var sessionState: [String: Any] = [:]
+    /// Several boards in step: their names, in order (the first one's events stand for all), and where a
+    /// change for every board or for one goes (`BreathEnsemble.change(_:board:)`). Empty: one board.
+    public var boards: [String] {
+        get { lock.withLock { boardNames } }
+        set { lock.withLock { boardNames = newValue } }
+    }
+    private var boardNames: [String] = []
+    public var sendToBoard: ((String, BreathChange) -> Void)?
+    /// Each board's own intensity (`"board"` on `intensity`), 1 unless a client set it.
+    private var boardIntensity: [String: Double] = [:]
+    /// Changes sent to one board, waiting for that board's event (its name, the change, the client's id).
+    private var awaitingBoard: [(board: String, change: BreathChange, id: Any?)] = []
+    /// Each board's own status fields (frames, link), for `state`'s `boards`.
+    private var boardState: [String: [String: Any]] = [:]
 
     /// The board is ready: `hello` (the `prepared` event) goes to every client now and to each that connects
     /// later, each time followed by the `state` event.
@@ -51,6 +65,9 @@ public final class ControlHub: @unchecked Sendable {
 
     /// Notes what the session shows now (the player's status, about 10 times a second), for `state`.
     public func noteSessionState(_ fields: [String: Any]) { lock.withLock { sessionState = fields } }
+
+    /// Notes what one board of several shows now (its frames, its link), for `state`'s `boards`.
+    public func noteBoardState(_ board: String, _ fields: [String: Any]) { lock.withLock { boardState[board] = fields } }
 
     /// The `state` event: every current value, and where the breath and the link are.
     public func stateLine(id: Any? = nil) -> String { lock.withLock { stateLineLocked(id: id) } }
@@ -65,9 +82,21 @@ public final class ControlHub: @unchecked Sendable {
         f["sharpness_effective"] = min(1, max(0, baseSharpness + sharpnessOffset))
         if !arrowsChangeSharpness { f["bpm"] = bpm }
         f["paused"] = paused
+        if !boardNames.isEmpty {
+            f["boards"] = boardNames.map { name -> [String: Any] in
+                var b = boardState[name] ?? [:]
+                b["name"] = name
+                b["intensity"] = boardIntensity[name] ?? 1
+                b["strength"] = strength(of: name)
+                return b
+            }
+        }
         if let id { f["id"] = id }
         return ControlEvents.line(f)
     }
+
+    /// The strength board `name` plays at: base x the session's intensity x its own (under the lock).
+    private func strength(of name: String) -> Double { min(1, baseStrength * intensity * (boardIntensity[name] ?? 1)) }
 
     public init(inbox: ControlInbox, pattern: BreathPattern, strength: Double, sharpness: Double) {
         self.inbox = inbox
@@ -114,9 +143,31 @@ public final class ControlHub: @unchecked Sendable {
                 inbox.send(change)
             }
             switch command {
+            case .intensity(let v) where !boardNames.isEmpty && sendToBoard != nil:
+                // Several boards: each at its own strength (base x intensity x its own); the first board's
+                // `applied` answers for all.
+                intensity = v
+                awaiting.removeAll { LiveFrames.sameKind($0.change, .strength(0)) }
+                awaitingBoard.removeAll { LiveFrames.sameKind($0.change, .strength(0)) }
+                if let id { awaiting.append((.strength(strength(of: boardNames[0])), id)) }
+                for name in boardNames { sendToBoard?(name, .strength(strength(of: name))) }
             case .intensity(let v):
                 intensity = v
                 send(.strength(min(1, baseStrength * v)))
+            case .boardIntensity(let name, let v):
+                guard boardNames.contains(name), let route = sendToBoard else {
+                    let why = boardNames.isEmpty ? "names one of several boards playing in step; this session plays one"
+                        : "must be one of the boards: \(boardNames.joined(separator: ", "))"
+                    var f: [String: Any] = ["event": "error", "message": "intensity: \"board\" \(why)"]
+                    if let id { f["id"] = id }
+                    return ControlEvents.line(f)
+                }
+                boardIntensity[name] = v
+                let change = BreathChange.strength(strength(of: name))
+                awaitingBoard.removeAll { $0.board == name && LiveFrames.sameKind($0.change, change) }
+                if name == boardNames[0] { awaiting.removeAll { LiveFrames.sameKind($0.change, change) } }
+                awaitingBoard.append((name, change, id))
+                route(name, change)
             case .sharpness(let v):
                 sharpnessOffset = v
                 send(.sharpness(min(1, max(0, baseSharpness + v))))
@@ -163,6 +214,40 @@ public final class ControlHub: @unchecked Sendable {
     /// intensity and sharpness carries `value` (as sent), `effective` (as played) and `base` (the
     /// session's own strength or sharpness).
     public func line(for event: SessionEvent, nowNs: UInt64) -> String {
+        lineFields(for: event, nowNs: nowNs)
+    }
+
+    /// Several boards: board `board`'s event as a line, or nil when it is not one to send: the first board's
+    /// events stand for every board (they play in step), except the answer to a change sent to one board,
+    /// which names it (`board`, and its own `value`).
+    public func line(for event: SessionEvent, nowNs: UInt64, board: String) -> String? {
+        let caused: BreathChange? = switch event {
+        case .applied(let change, _, _, _, _), .refused(let change, _): change
+        case .phase: nil
+        }
+        let own: (board: String, change: BreathChange, id: Any?)? = lock.withLock {
+            guard let caused, let i = awaitingBoard.firstIndex(where: { $0.board == board && $0.change == caused }) else { return nil }
+            return awaitingBoard.remove(at: i)
+        }
+        if let own {
+            var fields = ControlEvents.fields(event, nowNs: nowNs)
+            fields["board"] = board
+            if let id = own.id { fields["id"] = id }
+            if case .applied(.strength(let s), _, _, _, _) = event {
+                lock.withLock {
+                    fields["value"] = boardIntensity[board] ?? 1
+                    fields["effective"] = s
+                    fields["base"] = baseStrength
+                    fields["intensity"] = intensity
+                }
+            }
+            return ControlEvents.line(fields)
+        }
+        guard board == boards.first else { return nil }
+        return lineFields(for: event, nowNs: nowNs)
+    }
+
+    private func lineFields(for event: SessionEvent, nowNs: UInt64) -> String {
         var fields = ControlEvents.fields(event, nowNs: nowNs)
         let caused: BreathChange? = switch event {
         case .applied(let change, _, _, _, _), .refused(let change, _): change

@@ -12,6 +12,9 @@ public enum ControlCommand: Equatable, Sendable {
     case change(BreathChange)
     /// Intensity: a multiplier of the session's strength, 0...1 (like Core Haptics' HapticIntensityControl).
     case intensity(Double)
+    /// One board's own intensity when several play in step (`"board"`): a multiplier of its strength on top of
+    /// the session's intensity, 0...1.
+    case boardIntensity(board: String, value: Double)
     /// Sharpness: an offset added to the session's sharpness, -1...1.
     case sharpness(Double)
     case stop
@@ -48,7 +51,11 @@ public enum ControlCommand: Equatable, Sendable {
             return v
         }
         switch command {
-        case "intensity": return .intensity(try number("value", 0...1))
+        case "intensity":
+            let value = try number("value", 0...1)
+            guard let board = object["board"] else { return .intensity(value) }
+            guard let name = board as? String, !name.isEmpty else { throw ControlError("intensity: \"board\" must be a board's name (a string)") }
+            return .boardIntensity(board: name, value: value)
         case "sharpness": return .sharpness(try number("value", -1...1))
         case "pace": return .change(.pace(breathsPerMinute: try number("bpm", 1...30)))
         case "pause": return .change(.pause)
@@ -228,8 +235,28 @@ public enum ControlEvents {
 
     /// The first event: the board is ready; the protocol version and the commands this build takes.
     public static func prepared(_ prepared: Prepared, pattern: String) -> String {
-        line(["event": "prepared", "board": prepared.info.displayName, "motor": prepared.info.motorKind == .lra ? "LRA" : "ERM",
-              "frame_rate": Int(prepared.config.frameRateHz), "pattern": pattern, "protocol": protocolVersion,
-              "commands": ControlCommand.names])
+        line(preparedFields(prepared, pattern: pattern))
+    }
+
+    /// `prepared` with several boards in step: the first board's fields (its events stand for all) and
+    /// `boards`, one object per board in order: `name`, `board`, `motor` and what `place` adds (its place
+    /// along the line, strength, offset).
+    public static func prepared(_ boards: [(name: String, prepared: Prepared, place: [String: Any])], pattern: String) -> String {
+        guard let first = boards.first else { return line(["event": "prepared", "pattern": pattern]) }
+        var f = preparedFields(first.prepared, pattern: pattern)
+        f["boards"] = boards.map { b -> [String: Any] in
+            var o = b.place
+            o["name"] = b.name
+            o["board"] = b.prepared.info.displayName
+            o["motor"] = b.prepared.info.motorKind == .lra ? "LRA" : "ERM"
+            return o
+        }
+        return line(f)
+    }
+
+    static func preparedFields(_ prepared: Prepared, pattern: String) -> [String: Any] {
+        ["event": "prepared", "board": prepared.info.displayName, "motor": prepared.info.motorKind == .lra ? "LRA" : "ERM",
+         "frame_rate": Int(prepared.config.frameRateHz), "pattern": pattern, "protocol": protocolVersion,
+         "commands": ControlCommand.names]
     }
 }

@@ -124,6 +124,13 @@ public final class BreathEnsemble: @unchecked Sendable {
         for m in members { m.session.controls.send(change, notBeforeFrame: frame) }
     }
 
+    /// Changes the breath on the board named `board` only (its own strength, say), from the frame every board
+    /// would change from (see `changeLeadMs`).
+    public func change(_ change: BreathChange, board: String) {
+        let frame = members.first.flatMap { commonFrame(atNs: $0.session.channel.clock.nowNs()) }
+        for m in members where m.name == board { m.session.controls.send(change, notBeforeFrame: frame) }
+    }
+
     /// The frame every board changes from for a change made at host time `t`: the first frame due at
     /// `changeLeadMs` after it or later; nil before `play` or without a lead.
     public func commonFrame(atNs t: UInt64) -> Int? {

@@ -55,6 +55,7 @@ public final class BreathSession: @unchecked Sendable {
     public init(link: ByteLink, clock: HostClock = SystemClock(), options: SessionOptions = SessionOptions()) {
         channel = BoardChannel(link: link, clock: clock)
         self.options = options
+        controls.clock = clock  // a change sent before the player exists is stamped on the session's clock too
     }
 
     /// A session on a serial port (libserialport for USB adapters, termios for ptys), reopened after an unplug.

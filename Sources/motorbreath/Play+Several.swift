@@ -7,6 +7,7 @@ import BoardAccess
 import Breath
 import Calibration
 import HostPlatform
+import MotorControl
 import MotorSession
 import SimBoard
 
@@ -50,24 +51,52 @@ extension Play {
         }
         let view = SeveralView(names: layout.map(\.name), quiet: quiet)
         defer { view.finish() }
-        // Keys steer every board (through the ensemble); the events are the first board's.
+        // Keys and controlling programs steer every board (through the ensemble), or one board's strength;
+        // the events are the first board's (they play in step), and the answers to a board's own change.
+        let names = layout.map(\.name)
         var controls: PlayControls?
         defer { controls?.stop() }
-        controls = try startControls(session: sessions[0], plan: built.plan, prepared: prepared[0], inbox: ensemble.controls)
-        var truths: [TrueTiming?] = Array(repeating: nil, count: layout.count)
+        controls = try startControls(session: sessions[0], plan: built.plan, prepared: prepared[0], inbox: ensemble.controls,
+                                     greeting: { pattern in
+            ControlEvents.prepared((0..<names.count).map { k in
+                (names[k], prepared[k], ["at": places[k].spread.position, "strength": places[k].spread.gain, "offset_ms": places[k].offsetMs])
+            }, pattern: pattern)
+        }, setUp: { hub in
+            hub.boards = names
+            hub.sendToBoard = { [ensemble] name, change in ensemble.change(change, board: name) }
+            for (k, s) in sessions.enumerated() {
+                let clock = s.channel.clock, name = names[k]
+                s.onEvent = { event in
+                    if let line = hub.line(for: event, nowNs: clock.nowNs(), board: name) { hub.emit(line) }
+                }
+            }
+        })
+        let hub = controls?.hub
+        // Set from each board's own thread as its player starts: under a lock.
+        let started = StartedBoards(count: layout.count)
         var shaping: [BoardShaping] = []
         for (k, p) in prepared.enumerated() {
             if !quiet { Stderr.write("\(layout[k].name): ") }
             announce(p)
             shaping.append(try self.shaping(for: p, session: sessions[k]))
             let world = connections[k].world
+            let rate = frameRate
             sessions[k].willPlay = { player, frames in
-                if let world {
-                    world.recordPlays = false
-                    truths[k] = TrueTiming(world: world, player: player, expected: frames)
-                }
+                if let world { world.recordPlays = false }
+                started.set(k, frames: frames, warmup: Double(frames.warmupFrames) / Double(rate),
+                            truth: world.map { TrueTiming(world: $0, player: player, expected: frames) })
             }
-            sessions[k].onStatus = { view.show(k, $0) }
+            let name = names[k], board = p.info.displayName
+            sessions[k].onStatus = { live in
+                view.show(k, live)
+                guard let hub else { return }
+                var breathTime = live
+                let first = started.first
+                breathTime.elapsed -= first.warmup
+                let fields = PlayControls.stateFields(breathTime, frames: first.steerable, board: board)
+                if k == 0 { hub.noteSessionState(fields) }
+                hub.noteBoardState(name, fields.filter { ["board", "frames_played", "frames_total", "link", "retransmits", "rtt_us"].contains($0.key) })
+            }
             sessions[k].shouldStop = { Signals.pending != 0 }
         }
         let loop = self.loop, compensate = !noCompensation, warmup = warmupSeconds
@@ -76,13 +105,16 @@ extension Play {
             try Play.play(built, on: session, shaped: shapes[k], loop: loop, compensate: compensate, warmup: warmup)
         }
         view.finish()
-        controls?.stop()
         for k in result.boards.indices {
             result.boards[k].report.profile = shaping[k].profile
-            truths[k]?.judge(&result.boards[k].report)
+            started.truth(k)?.judge(&result.boards[k].report)
         }
+        let report = SeveralReport(boards: result.boards, places: places)
+        let failure = result.boards.first { $0.report.error != nil }.map { "board \($0.name): \($0.report.error!)" }
+        controls?.ended(report, error: failure)
+        controls?.stop()
         if json {
-            try printJSON(SeveralReport(boards: result.boards, places: places))
+            try printJSON(report)
         } else if !quiet {
             for b in result.boards {
                 let r = b.report
@@ -100,6 +132,30 @@ extension Play {
         r.error = error.description
         return r
     }
+}
+
+/// What each board's player gave as it started (from the boards' own threads): board 0's frames and warm-up
+/// (the state event's breath time), each simulated board's judge of its true timing.
+private final class StartedBoards: @unchecked Sendable {
+    private let lock = Mutex()
+    private var steerable: (any SteerableFrames)?
+    private var warmup = 0.0
+    private var truths: [TrueTiming?]
+
+    init(count: Int) { truths = Array(repeating: nil, count: count) }
+
+    func set(_ k: Int, frames: FrameSource, warmup: Double, truth: TrueTiming?) {
+        lock.withLock {
+            if k == 0 {
+                steerable = frames.steerable
+                self.warmup = warmup
+            }
+            truths[k] = truth
+        }
+    }
+
+    var first: (steerable: (any SteerableFrames)?, warmup: Double) { lock.withLock { (steerable, warmup) } }
+    func truth(_ k: Int) -> TrueTiming? { lock.withLock { truths[k] } }
 }
 
 /// How one board's breath is shaped: its calibration profile (name, felt range) and its motor.
@@ -203,12 +259,8 @@ final class SeveralView: @unchecked Sendable {
 }
 
 extension Play {
-    /// What several boards do not take (yet): a controlling program, --sim-link for all of them, virtual time
-    /// for ports.
+    /// What several boards do not take: --sim-link for all of them, virtual time for ports.
     func validateSeveral() throws {
-        guard control == nil && controlSocket == nil else {
-            throw ValidationError("--control and --control-socket steer one board; with several boards, not yet")
-        }
         guard simLink == nil else {
             throw ValidationError("give each simulated board its own link: --board NAME=sim:LINK")
         }

@@ -45,7 +45,6 @@ import Testing
             ("--board left=sim --simulate", "motorbreath: use --board for every board, not with --simulate or --port"),
             ("--board left=sim --board right=sim --sim-link ftdi", "motorbreath: give each simulated board its own link: --board NAME=sim:LINK"),
             ("--board left=/dev/ttyUSB0 --board right=sim --virtual-time", "motorbreath: --virtual-time works when every board is simulated"),
-            ("--port /dev/ttyUSB0 --port /dev/ttyUSB1 --control -", "motorbreath: --control and --control-socket steer one board; with several boards, not yet"),
             ("--port /dev/ttyUSB0 --port /dev/ttyUSB0", "motorbreath: a port is given twice: each board once"),
             ("--board Left=sim", invalid("Left=sim", "--board", why).replacingOccurrences(of: "<board>", with: "<name=place>")),
             ("--board left=", invalid("left=", "--board", why).replacingOccurrences(of: "<board>", with: "<name=place>")),
@@ -56,6 +55,8 @@ import Testing
             let r = parseLine(line)
             #expect(r.status == usage && r.line == expected, "\(line): \(r.line ?? "parsed")")
         }
+        // A controlling program steers several boards too.
+        #expect(parseLine("--port /dev/ttyUSB0 --port /dev/ttyUSB1 --control -").status == 0)
         // Every simulated board in virtual time is fine.
         #expect(parseLine("--board left=sim --board right=sim:cdc --virtual-time").status == 0)
     }

@@ -26,6 +26,17 @@ final class PlayControls {
         hub.emit(ControlEvents.line(["event": "error", "message": message, "report": ControlEvents.reportFields(report)]))
     }
 
+    /// Several boards: the last event, `finished` with every board's report (as --json prints it), or
+    /// `error` naming the board that failed, with the same report.
+    func ended(_ report: some Encodable, error: String?) {
+        let object = (try? JSONEncoder().encode(report)).flatMap { try? JSONSerialization.jsonObject(with: $0) } ?? [:]
+        if let error {
+            hub.emit(ControlEvents.line(["event": "error", "message": error, "report": object]))
+        } else {
+            hub.emit(ControlEvents.line(["event": "finished", "report": object]))
+        }
+    }
+
     func stop() {
         keys?.stop()
         keys = nil
@@ -69,7 +80,9 @@ final class PlayControls {
 extension Play {
     /// The controls this run asked for (nil: none).
     /// `inbox`: where changes go (several boards: the ensemble's); the session's when nil.
-    func startControls(session: BreathSession, plan: BreathPlan?, prepared: Prepared, inbox: ControlInbox? = nil) throws -> PlayControls? {
+    /// `greeting`: the `prepared` event (several boards: naming each); the session's own when nil.
+    func startControls(session: BreathSession, plan: BreathPlan?, prepared: Prepared, inbox: ControlInbox? = nil,
+                       greeting: ((String) -> String)? = nil, setUp: ((ControlHub) -> Void)? = nil) throws -> PlayControls? {
         let stdio = control == "-"
         let keys = !noKeys && !stdio && !quiet && isatty(0) == 1
         guard stdio || controlSocket != nil || keys else { return nil }
@@ -78,10 +91,11 @@ extension Play {
                              sharpness: plan?.options.sharpness ?? 0.3)
         if let plan, !loop { hub.cycles = LivePlan(pattern: plan.pattern, options: plan.options).cycles }
         let controls = PlayControls(hub: hub)
+        setUp?(hub)  // before the first command can arrive
         do { try controls.attach(socketPath: controlSocket, socketMode: mode_t(controlMode.bits), stdio: stdio, keys: keys) } catch { throw fail("\(error)") }
         let clock = session.channel.clock
-        session.onEvent = { hub.emit(hub.line(for: $0, nowNs: clock.nowNs())) }
-        let hello = ControlEvents.prepared(prepared, pattern: pattern.name)
+        if hub.boards.isEmpty { session.onEvent = { hub.emit(hub.line(for: $0, nowNs: clock.nowNs())) } }
+        let hello = greeting?(pattern.name) ?? ControlEvents.prepared(prepared, pattern: pattern.name)
         hub.greet(hello)
         return controls
     }
