@@ -78,4 +78,29 @@ import TimingBench
     }
 
     func total(_ r: EnsembleResult) -> Int { r.boards[0].report.framesTotal }
+
+    /// A stop while a board is away (Ctrl-C, or another board's failure with all-or-nothing) ends its
+    /// reconnect attempts at once: it does not try its 20 times first. World time is the judge.
+    @Test func aStopDuringTheReconnectAttemptsEndsThemAtOnce() throws {
+        let world = SimWorld(pacing: .virtual, seed: 3)
+        let session = BreathSession(link: world.hostLink, clock: world.hostClock)
+        session.reopen = { world.hostLink }
+        var pulledAt: UInt64?
+        session.shouldStop = {
+            let t = world.nowNs
+            if pulledAt == nil && t > 5_000_000_000 {
+                pulledAt = t
+                world.unplug(forNs: 3_600_000_000_000)
+            }
+            return pulledAt.map { t > $0 + 500_000_000 } ?? false
+        }
+        var breath = BreathOptions()
+        breath.length = .minutes(1)
+        let report = try session.play(try BreathPattern.parse("4-7-8"), breath: breath)
+        let pulled = try #require(pulledAt)
+        let took = Double(world.nowNs - pulled) / 1e6
+        print("a stop 0.5 s into the reconnect attempts: the session ended \(took) ms after the unplug")
+        #expect(report.interrupted && report.error == nil)
+        #expect(took < 5000, "ended \(took) ms after the unplug")
+    }
 }
