@@ -118,6 +118,15 @@ import Testing
         }
         print("rejoin (two processes): a drove \(onA.count) of the render's \(outage.count) changes during b's outage")
         #expect(outage.count > 50 && Double(onA.count) >= 0.99 * Double(outage.count), "a: \(onA.count) of \(outage.count)")
+        // And no silence on A's pin longer than the render's own between its changes over the outage.
+        func longestGap(_ instants: [UInt64]) -> Double {
+            zip(instants, instants.dropFirst()).map { Double($1) - Double($0) }.max() ?? 0
+        }
+        let window = lost...(back + 500_000_000)
+        let renderGap = longestGap(outage.map { start + UInt64($0) * 4_000_000 })
+        let aGap = longestGap(la.map(\.ns).filter { window.contains($0) })
+        print("rejoin (two processes): longest silence on a's pin during b's outage \(aGap / 1e6) ms, the render's \(renderGap / 1e6) ms")
+        #expect(aGap <= renderGap + 8_000_000, "a fell silent \(aGap / 1e6) ms")
         #expect(fractionAtPhase(la, start: start, duties: duties) >= 0.99)
 
         // B after the restart: at the breath's phase, and in step with A.
