@@ -20,6 +20,9 @@ public struct EnsembleBoard: Sendable {
     /// Test-only: this board's cable is pulled `atS` seconds after the start instant for `forS` seconds (its
     /// board reboots when it comes back); nil: never.
     public var unplug: (atS: Double, forS: Double)?
+    /// Test-only: this board resets (power-cycles: a new clock offset, its state lost) `atS` seconds after the
+    /// start instant; nil: never.
+    public var resetAtS: Double?
 
     public init(name: String, spec: SimBoardSpec = SimBoardSpec(), impairments: LinkImpairments, seed: UInt64) {
         self.name = name
@@ -80,13 +83,17 @@ public enum EnsembleSession {
             // each board's session when its world's time passes that instant.
             let world = worlds[k], session = m.session
             var pending = changes.sorted { $0.atS < $1.atS }
-            var unplug = boards[k].unplug
+            var unplug = boards[k].unplug, reset = boards[k].resetAtS
             session.shouldStop = { [unowned session, unowned ensemble] in
                 guard let start = ensemble.startAtNs else { return false }
                 let t = world.nowNs
                 if let u = unplug, t >= start && Double(t - start) / 1e9 >= u.atS {
                     unplug = nil
                     world.unplug(forNs: UInt64(u.forS * 1e9))
+                }
+                if let r = reset, t >= start && Double(t - start) / 1e9 >= r {
+                    reset = nil
+                    world.reboot()
                 }
                 while let first = pending.first, t >= start && Double(t - start) / 1e9 >= first.atS {
                     pending.removeFirst()

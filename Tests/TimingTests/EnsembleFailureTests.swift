@@ -45,6 +45,19 @@ import TimingBench
         #expect(r.boards.allSatisfy { $0.report.motorOffAtExit })
     }
 
+    @Test func aBoardResetMidBreathRejoinsAtThePhase() throws {
+        var boards = try Self.boards(seed: 9, pulled: 0, atS: 0, forS: 0)
+        boards[0].unplug = nil
+        boards[0].resetAtS = 20
+        let r = try EnsembleSession.run(boards, minutes: 1)
+        let back = r.boards[0]
+        print("reset: \(back.name) silent \(back.longestGapMs) ms, rejoined at frame \(back.frameAfterGap), schedule max \(back.scheduleErrorUs.max) µs; skew max \(r.skewUs.max) µs")
+        #expect(back.report.error == nil && back.report.reconnects == 1, "\(back.report.reconnectReasons)")
+        #expect(back.frameAfterGap > 20 * 250 && back.frameAfterGap < 24 * 250, "rejoined at frame \(back.frameAfterGap)")
+        #expect(r.skewUs.max <= 1000, "max skew \(r.skewUs.max) µs")
+        #expect(r.boards.dropFirst().allSatisfy { $0.report.reconnects == 0 && $0.framesPlayed == $0.report.framesTotal })
+    }
+
     @Test func aBoardThatNeverComesBackEndsOnlyItsPart() throws {
         var options = SessionOptions()
         options.reconnectAttempts = 4
