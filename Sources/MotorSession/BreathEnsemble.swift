@@ -55,6 +55,10 @@ public final class BreathEnsemble: @unchecked Sendable {
     /// Changes and stop for every board, for a `ControlHub` or keys (what arrives goes on at once through
     /// `change` and `stop`).
     public let controls = ControlInbox()
+    /// With it, the first board that fails for good stops every board at once (`--all-or-nothing`); without
+    /// it, a failed board ends only its part and the others play on (BreathEnsemble+Failure.swift).
+    public var allOrNothing = false
+    let failures = FirstFailure()
 
     /// An ensemble of named sessions (names are what reports and errors call the boards).
     public init(_ members: [(name: String, session: BreathSession)], startLeadMs: Int? = nil) {
@@ -97,12 +101,17 @@ public final class BreathEnsemble: @unchecked Sendable {
 
     /// Plays every board from one start instant, each on its own thread (`body` plays member `index`'s
     /// session: its pattern shaped for its motor, within its ceiling), and returns when all have ended.
-    /// A board whose session fails ends only its part (its report carries the error); the others play on.
+    /// A board whose session fails for good ends only its part (its report carries the error); the others play
+    /// on, unless `allOrNothing`: then the first failure stops every board (`EnsembleReport.stoppedBy`).
     /// Every board's motor is off when this returns, as far as its link still works.
     public func play(_ body: @escaping @Sendable (Int, BreathSession) throws(SessionError) -> PlayReport) -> EnsembleReport {
         let start = commonStartNs()
         startAtNs = start
-        for m in members { m.session.startAtNs = start }
+        failures.reset()
+        for m in members {
+            m.session.startAtNs = start
+            m.session.options.rejoinLeadMs = m.session.options.rejoinLeadMs ?? startLeadMs
+        }
         let reports = each { i, member -> BoardReport in
             do throws(SessionError) {
                 return BoardReport(name: member.name, report: try body(i, member.session))
@@ -112,10 +121,11 @@ public final class BreathEnsemble: @unchecked Sendable {
                     r.motorOffAtExit = member.session.channel.stopNow(timeoutMs: member.session.options.replyTimeoutMs)
                 }
                 r.error = error.description
+                self.boardFailed(member.name)
                 return BoardReport(name: member.name, report: r)
             }
         }
-        return EnsembleReport(startAtNs: start, boards: reports)
+        return report(startAtNs: start, boards: reports)
     }
 
     /// Changes the breath on every board (from any thread), from one frame for all (see `changeLeadMs`).
@@ -189,8 +199,10 @@ public struct EnsembleReport: Sendable {
     public var boards: [BoardReport]
     /// Every board's motor was confirmed off at its end.
     public var motorOffAtExit: Bool { boards.allSatisfy(\.report.motorOffAtExit) }
-    /// Some board was stopped (a stop request, a signal).
-    public var interrupted: Bool { boards.contains { $0.report.interrupted } }
+    /// Some board was stopped (a stop request, a signal), not by another board's failure.
+    public var interrupted: Bool { stoppedBy == nil && boards.contains { $0.report.interrupted } }
+    /// With `allOrNothing`: the board whose failure stopped every board (nil: none did).
+    public var stoppedBy: String?
 }
 
 /// A board of an ensemble failed: which, and why.

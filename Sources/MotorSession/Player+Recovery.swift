@@ -9,8 +9,9 @@ import MotorWire
 import SerialLink
 
 extension Player {
-    /// Recovers from `error` if it is a lost board or a broken link; rethrows anything else.
-    func recover(from error: SessionError, onStatus: (LiveStatus) -> Void) throws(SessionError) {
+    /// Recovers from `error` if it is a lost board or a broken link; rethrows anything else. A stop (a
+    /// request, `shouldStop`) between attempts returns at once: the playing loop then ends, motor off.
+    func recover(from error: SessionError, onStatus: (LiveStatus) -> Void, shouldStop: () -> Bool = { false }) throws(SessionError) {
         var reopenNext: Bool
         switch error {
         case .boardLost:
@@ -33,6 +34,7 @@ extension Player {
         edits.superseded.restart()  // a REPLACE on its way will not be answered: its change begins where it was sent
         for i in edits.pendingEffects.indices { edits.pendingEffects[i].awaitingBoard = false }
         for attempt in 1...max(1, options.reconnectAttempts) {
+            if shouldStop() || controls.stopRequested { return }
             recovery.state = "reconnecting (attempt \(attempt)/\(options.reconnectAttempts)): \(lastError)"
             var live = liveStatus(at: now)
             live.board = nil
@@ -54,7 +56,7 @@ extension Player {
                 timing.schedule.steadyMs = line.steadySyncMs
                 keepExchangesLonger(spacingMs: line.steadySyncMs)
                 // Resume where the breath is by the time frames can play again.
-                let resumeNs = now + UInt64(options.startLeadMs) * 1_000_000
+                let resumeNs = now + UInt64(options.rejoinLeadMs ?? options.startLeadMs) * 1_000_000
                 let playedThrough = stream.window.playedThrough
                 let resume = max(playedThrough, Int((Double(resumeNs) - Double(timing.sessionStartNs)) * Double(rate) / 1e9))
                 recovery.reconnects += 1

@@ -166,7 +166,7 @@ public final class Player {
                     throw SessionError.boardLost("the board stopped answering for \(options.silenceTimeoutMs) ms")
                 }
             } catch {
-                try recover(from: error, onStatus: onStatus)
+                try recover(from: error, onStatus: onStatus, shouldStop: shouldStop)
             }
             releaseEvents()
             if t >= nextViewNs {

@@ -23,6 +23,10 @@ public struct SessionOptions: Sendable {
     public var keepAliveThread = true
     /// The first frame plays this long after START is sent.
     public var startLeadMs = 300
+    /// After a reconnect the breath resumes this long after the board is prepared again (nil: `startLeadMs`).
+    /// A board of an ensemble takes the ensemble's start lead: its fresh clock estimate must learn a rate
+    /// several % off before its first frame, or it rejoins that % of the lead out of step.
+    public var rejoinLeadMs: Int?
     /// Keep about this much of the breath buffered on the board.
     public var targetBufferMs = 1000
     /// Frames in one FRAMES message at low frame rates (at higher rates, 200 ms of frames: see

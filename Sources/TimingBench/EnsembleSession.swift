@@ -21,6 +21,12 @@ public struct EnsembleBoard: Sendable {
     public var spread: BreathSpread?
     /// Its own offset: its breath this much later (`--actuator NAME:offset=`).
     public var offsetNs: UInt64 = 0
+    /// Test-only: this board's cable is pulled `atS` seconds after the start instant for `forS` seconds (its
+    /// board reboots when it comes back); nil: never.
+    public var unplug: (atS: Double, forS: Double)?
+    /// Test-only: this board resets (power-cycles: a new clock offset, its state lost) `atS` seconds after the
+    /// start instant; nil: never.
+    public var resetAtS: Double?
 
     public init(name: String, spec: SimBoardSpec = SimBoardSpec(), impairments: LinkImpairments, seed: UInt64) {
         self.name = name
@@ -50,7 +56,7 @@ public enum EnsembleSession {
     public static func run(_ boards: [EnsembleBoard], pattern: String = "4-7-8", minutes: Double = 10, frameRate: Int = 250,
                            options: SessionOptions = SessionOptions(),
                            changes: [(atS: Double, change: BreathChange)] = [], changeLeadMs: Int? = 80,
-                           startLeadMs: Int? = nil, felt: Bool = false) throws -> EnsembleResult {
+                           startLeadMs: Int? = nil, felt: Bool = false, allOrNothing: Bool = false) throws -> EnsembleResult {
         let wall = Date()
         let worlds = boards.map { SimWorld(spec: $0.spec, impairments: $0.impairments, pacing: .virtual, seed: $0.seed) }
         let recorders = boards.map { _ in InStepRecorder() }
@@ -77,14 +83,24 @@ public enum EnsembleSession {
         }
         let ensemble = BreathEnsemble(members, startLeadMs: startLeadMs)
         ensemble.changeLeadMs = changeLeadMs
+        ensemble.allOrNothing = allOrNothing
         for (k, m) in ensemble.members.enumerated() {
             // Each world's time is the host's clock for its board: a change made at one host instant reaches
             // each board's session when its world's time passes that instant.
             let world = worlds[k], session = m.session
             var pending = changes.sorted { $0.atS < $1.atS }
+            var unplug = boards[k].unplug, reset = boards[k].resetAtS
             session.shouldStop = { [unowned session, unowned ensemble] in
                 guard let start = ensemble.startAtNs else { return false }
                 let t = world.nowNs
+                if let u = unplug, t >= start && Double(t - start) / 1e9 >= u.atS {
+                    unplug = nil
+                    world.unplug(forNs: UInt64(u.forS * 1e9))
+                }
+                if let r = reset, t >= start && Double(t - start) / 1e9 >= r {
+                    reset = nil
+                    world.reboot()
+                }
                 while let first = pending.first, t >= start && Double(t - start) / 1e9 >= first.atS {
                     pending.removeFirst()
                     let at = start + UInt64(first.atS * 1e9)
@@ -158,6 +174,10 @@ public struct EnsembleResult: Sendable {
         public var startErrorUs: Double
         /// |true output - intended instant| over the breath's frames, µs.
         public var scheduleErrorUs: Percentiles
+        /// The longest silence between two consecutive frames it output (true clock, ms), and the first
+        /// frame after it (a board that went away and rejoined: where it rejoined the breath).
+        public var longestGapMs = 0.0
+        public var frameAfterGap = 0
         /// The first frame of each live change that reached this board's motor.
         public var appliedFrames: [Int]
         public var report: PlayReport
@@ -209,14 +229,17 @@ public struct EnsembleResult: Sendable {
         boards = zip(names, recorders).enumerated().map { k, pair in
             let (name, r) = pair
             let count = min(r.breathFrames, r.trueNs.count)
-            var errors: [Double] = []
+            var errors: [Double] = [], previous: UInt64?, gap = (ms: 0.0, frame: 0)
             for i in 0..<count where r.trueNs[i] != 0 {
                 errors.append(abs(Double(Int64(bitPattern: r.trueNs[i] &- r.intended(i)))) / 1000)
+                if let p = previous, Double(r.trueNs[i]) - Double(p) > gap.ms * 1e6 { gap = ((Double(r.trueNs[i]) - Double(p)) / 1e6, i) }
+                previous = r.trueNs[i]
             }
             let first = r.trueNs.first ?? 0
             return Board(name: name, framesPlayed: errors.count,
                          startErrorUs: first == 0 ? 0 : abs(Double(Int64(bitPattern: first &- report.startAtNs))) / 1000,
-                         scheduleErrorUs: Percentiles(errors), appliedFrames: r.appliedFrames, report: report.boards[k].report)
+                         scheduleErrorUs: Percentiles(errors), longestGapMs: gap.ms, frameAfterGap: gap.frame,
+                         appliedFrames: r.appliedFrames, report: report.boards[k].report)
         }
     }
 }

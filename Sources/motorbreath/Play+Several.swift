@@ -44,6 +44,7 @@ extension Play {
             session.startOffsetNs = UInt64(place.offsetMs) * 1_000_000
         }
         let ensemble = BreathEnsemble(zip(layout, sessions).map { ($0.name, $1) })
+        ensemble.allOrNothing = allOrNothing
         let prepared: [Prepared]
         do { prepared = try ensemble.prepare() } catch {
             if json { try printJSON(SeveralReport(boards: layout.map { BoardReport(name: $0.name, report: failedReport(error)) })) }
@@ -102,7 +103,12 @@ extension Play {
         let loop = self.loop, compensate = !noCompensation, warmup = warmupSeconds
         let shapes = shaping
         var result = ensemble.play { k, session throws(SessionError) in
-            try Play.play(built, on: session, shaped: shapes[k], loop: loop, compensate: compensate, warmup: warmup)
+            do throws(SessionError) {
+                return try Play.play(built, on: session, shaped: shapes[k], loop: loop, compensate: compensate, warmup: warmup)
+            } catch {
+                view.ended(k)
+                throw error
+            }
         }
         view.finish()
         for k in result.boards.indices {
@@ -122,7 +128,7 @@ extension Play {
             }
         }
         if result.interrupted || Signals.pending != 0 { throw ExitCode(Signals.pending != 0 ? Signals.exitCode : 130) }
-        if let bad = result.boards.first(where: { $0.report.error != nil }) { throw fail("board \(bad.name): \(bad.report.error!)") }
+        try failIfABoardFailed(result)
         if let on = result.boards.first(where: { !$0.report.motorOffAtExit }) { throw fail("board \(on.name): could not confirm the motor is off") }
     }
 
@@ -224,6 +230,7 @@ final class SeveralView: @unchecked Sendable {
     private let names: [String]
     private let lock = Mutex()
     private var latest: [Board?]
+    private var gone: Set<Int> = []
     private let line: LiveLine?
 
     init(names: [String], quiet: Bool) {
@@ -232,12 +239,13 @@ final class SeveralView: @unchecked Sendable {
         line = !quiet && Stderr.isTerminal ? LiveLine() : nil
     }
 
-    /// Board `k`'s status (from its player's thread); board 0's redraws the line.
+    /// Board `k`'s status (from its player's thread); the first board still playing redraws the line.
     func show(_ k: Int, _ s: LiveStatus) {
         let board = Board(elapsed: s.elapsed, played: s.framesPlayed, total: s.framesTotal, fill: s.board.map { Int($0.fill) }, state: s.state)
         let text: String? = lock.withLock {
+            guard !gone.contains(k) else { return nil }
             latest[k] = board
-            guard k == 0 else { return nil }
+            guard k == names.indices.first(where: { !gone.contains($0) }) else { return nil }
             return Self.text(names: names, latest)
         }
         if let text, let line { line.draw { [Span(Terminal.clip(text, to: $0))] } }
@@ -245,7 +253,7 @@ final class SeveralView: @unchecked Sendable {
 
     /// "12.3 s · left 3075/147325 buf 250 · right 3070/147325 buf 248".
     static func text(names: [String], _ boards: [Board?]) -> String {
-        let elapsed = boards.compactMap { $0 }.first?.elapsed ?? 0
+        let elapsed = boards.compactMap { $0 }.first { $0.state != "ended" }?.elapsed ?? 0
         let head = elapsed < 0 ? "starting in \(fixed(-elapsed, 1)) s" : "\(fixed(elapsed, 1)) s"
         let parts = zip(names, boards).map { name, b -> String in
             guard let b else { return "\(name) -" }
@@ -253,6 +261,15 @@ final class SeveralView: @unchecked Sendable {
             return "\(name) \(b.played)/\(b.total)" + (b.fill.map { " buf \($0)" } ?? "")
         }
         return ([head] + parts).joined(separator: " · ")
+    }
+
+    /// Board `k` failed for good: the line shows it ended while the others play on.
+    func ended(_ k: Int) {
+        lock.withLock {
+            gone.insert(k)
+            if latest[k] == nil { latest[k] = Board(elapsed: 0, played: 0, total: 0, fill: nil, state: "ended") }
+            latest[k]?.state = "ended"
+        }
     }
 
     func finish() { line?.finish() }

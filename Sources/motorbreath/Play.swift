@@ -28,7 +28,10 @@ struct Play: ParsableCommand {
                 --board high=/dev/ttyUSB2 --spread rise --actuator high:strength=0.7
               motorbreath --board left=sim --board right=sim:ftdi --virtual-time
 
-            All start at one instant, 2 s after the slowest prepare; the report names each board.
+            All start at one instant, 2 s after the slowest prepare; the report names each board. A board \
+            that goes away (unplugged, reset) is reconnected and rejoins at the breath's phase while the \
+            others play on; one that never comes back ends only its part (exit 1 once the others end), or \
+            every board at once with --all-or-nothing.
             """
     )
 
@@ -64,6 +67,9 @@ struct Play: ParsableCommand {
     @Flag(help: "Repeat the breath until stopped (q, Ctrl-C, or a finish command ends it after the breath playing).")
     var loop = false
 
+    @Flag(help: "With several boards: the first board that fails for good (gone and not back after the reconnect attempts) stops every board at once, motor off. Without it, it ends only its own part and the others play on.")
+    var allOrNothing = false
+
     @Option(help: "Take commands as JSON lines from standard input (-) and write events as JSON lines to standard output (see docs/control.md).")
     var control: String?
 
@@ -95,6 +101,7 @@ struct Play: ParsableCommand {
     var view: ViewKind = .status
 
     func validate() throws {
+        guard !allOrNothing || board.several else { throw ValidationError("--all-or-nothing is for several boards (--port or --board more than once)") }
         if board.several {
             try validateSeveral()
         } else if !(board.simulate || (simLink == nil && !virtualTime)) {
