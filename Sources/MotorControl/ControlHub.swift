@@ -47,6 +47,22 @@ public final class ControlHub: @unchecked Sendable {
         set { lock.withLock { boardNames = newValue } }
     }
     private var boardNames: [String] = []
+    /// The boards that ended for good (`boardEnded`) or are away for now (`boardAway`): the first board
+    /// playing speaks for all.
+    private var endedBoards: Set<String> = []
+    private var awayBoards: Set<String> = []
+    /// The board whose events stand for every board: the first playing (nil: one board).
+    public var leadBoard: String? { lock.withLock { leadLocked } }
+    private var leadLocked: String? {
+        boardNames.first { !endedBoards.contains($0) && !awayBoards.contains($0) }
+            ?? boardNames.first { !endedBoards.contains($0) } ?? boardNames.first
+    }
+    /// Board `name` ended for good while the others play on: its events no longer speak for them.
+    public func boardEnded(_ name: String) { lock.withLock { _ = endedBoards.insert(name) } }
+    /// Board `name` is reconnecting (`away`) or playing again: while away, the next board speaks for all.
+    public func boardAway(_ name: String, _ away: Bool) {
+        lock.withLock { if away { awayBoards.insert(name) } else { awayBoards.remove(name) } }
+    }
     public var sendToBoard: ((String, BreathChange) -> Void)?
     /// Each board's own intensity (`"board"` on `intensity`), 1 unless a client set it.
     private var boardIntensity: [String: Double] = [:]
@@ -149,7 +165,7 @@ public final class ControlHub: @unchecked Sendable {
                 intensity = v
                 awaiting.removeAll { LiveFrames.sameKind($0.change, .strength(0)) }
                 awaitingBoard.removeAll { LiveFrames.sameKind($0.change, .strength(0)) }
-                if let id { awaiting.append((.strength(strength(of: boardNames[0])), id)) }
+                if let id, let lead = leadLocked { awaiting.append((.strength(strength(of: lead)), id)) }
                 for name in boardNames { sendToBoard?(name, .strength(strength(of: name))) }
             case .intensity(let v):
                 intensity = v
@@ -165,7 +181,7 @@ public final class ControlHub: @unchecked Sendable {
                 boardIntensity[name] = v
                 let change = BreathChange.strength(strength(of: name))
                 awaitingBoard.removeAll { $0.board == name && LiveFrames.sameKind($0.change, change) }
-                if name == boardNames[0] { awaiting.removeAll { LiveFrames.sameKind($0.change, change) } }
+                if name == leadLocked { awaiting.removeAll { LiveFrames.sameKind($0.change, change) } }
                 awaitingBoard.append((name, change, id))
                 route(name, change)
             case .sharpness(let v):
@@ -217,8 +233,8 @@ public final class ControlHub: @unchecked Sendable {
         lineFields(for: event, nowNs: nowNs)
     }
 
-    /// Several boards: board `board`'s event as a line, or nil when it is not one to send: the first board's
-    /// events stand for every board (they play in step), except the answer to a change sent to one board,
+    /// Several boards: board `board`'s event as a line, or nil when it is not one to send: the lead board's
+    /// events (the first still playing) stand for every board (they play in step), except the answer to a change sent to one board,
     /// which names it (`board`, and its own `value`).
     public func line(for event: SessionEvent, nowNs: UInt64, board: String) -> String? {
         let caused: BreathChange? = switch event {
@@ -243,7 +259,7 @@ public final class ControlHub: @unchecked Sendable {
             }
             return ControlEvents.line(fields)
         }
-        guard board == boards.first else { return nil }
+        guard board == leadBoard else { return nil }
         return lineFields(for: event, nowNs: nowNs)
     }
 

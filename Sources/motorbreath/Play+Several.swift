@@ -92,10 +92,11 @@ extension Play {
                 view.show(k, live)
                 guard let hub else { return }
                 var breathTime = live
-                let first = started.first
-                breathTime.elapsed -= first.warmup
-                let fields = PlayControls.stateFields(breathTime, frames: first.steerable, board: board)
-                if k == 0 { hub.noteSessionState(fields) }
+                let own = started.frames(k)
+                breathTime.elapsed -= own.warmup
+                let fields = PlayControls.stateFields(breathTime, frames: own.steerable, board: board)
+                hub.boardAway(name, live.state.hasPrefix("reconnecting"))
+                if name == hub.leadBoard { hub.noteSessionState(fields) }
                 hub.noteBoardState(name, fields.filter { ["board", "frames_played", "frames_total", "link", "retransmits", "rtt_us"].contains($0.key) })
             }
             sessions[k].shouldStop = { Signals.pending != 0 }
@@ -107,6 +108,7 @@ extension Play {
                 return try Play.play(built, on: session, shaped: shapes[k], loop: loop, compensate: compensate, warmup: warmup)
             } catch {
                 view.ended(k)
+                hub?.boardEnded(names[k])  // the next board still playing speaks for all
                 throw error
             }
         }
@@ -140,27 +142,26 @@ extension Play {
     }
 }
 
-/// What each board's player gave as it started (from the boards' own threads): board 0's frames and warm-up
-/// (the state event's breath time), each simulated board's judge of its true timing.
+/// What each board's player gave as it started (from the boards' own threads): its frames and warm-up (the
+/// state event's breath time and phase), and a simulated board's judge of its true timing.
 private final class StartedBoards: @unchecked Sendable {
     private let lock = Mutex()
-    private var steerable: (any SteerableFrames)?
-    private var warmup = 0.0
+    private var frames: [(steerable: (any SteerableFrames)?, warmup: Double)?]
     private var truths: [TrueTiming?]
 
-    init(count: Int) { truths = Array(repeating: nil, count: count) }
+    init(count: Int) {
+        frames = Array(repeating: nil, count: count)
+        truths = Array(repeating: nil, count: count)
+    }
 
-    func set(_ k: Int, frames: FrameSource, warmup: Double, truth: TrueTiming?) {
+    func set(_ k: Int, frames source: FrameSource, warmup: Double, truth: TrueTiming?) {
         lock.withLock {
-            if k == 0 {
-                steerable = frames.steerable
-                self.warmup = warmup
-            }
+            frames[k] = (source.steerable, warmup)
             truths[k] = truth
         }
     }
 
-    var first: (steerable: (any SteerableFrames)?, warmup: Double) { lock.withLock { (steerable, warmup) } }
+    func frames(_ k: Int) -> (steerable: (any SteerableFrames)?, warmup: Double) { lock.withLock { frames[k] ?? (nil, 0) } }
     func truth(_ k: Int) -> TrueTiming? { lock.withLock { truths[k] } }
 }
 

@@ -59,3 +59,38 @@ import Testing
         #expect(abs(Double(r) / Double(l) - 0.4) < 0.05, "right \(r) against left \(l)")
     }
 }
+
+/// The first board gone for good mid-breath: the next one speaks for both, so a program keeps getting the
+/// breath's phases, and the end names the board that failed.
+@Suite(.serialized, .timeLimit(.minutes(5))) struct SeveralControlLeadTests {
+    @Test func theFirstBoardGoneTheNextOneSpeaksForBoth() throws {
+        let gate = RealTimeGate()
+        defer { gate.release() }
+        let a = try SimBoardProcess()
+        defer { a.kill() }
+        let b = try SimBoardProcess()
+        defer { b.kill() }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("mb-lead-\(UUID().uuidString.prefix(8)).sock").path
+        let host = try RunningMotorbreath(["--board", "left=\(a.ptyPath)", "--board", "right=\(b.ptyPath)", "--pattern", "2-0-2",
+                                           "--cycles", "5", "--quiet", "--control-socket", path])
+        defer { if host.process.isRunning { kill(host.process.processIdentifier, SIGKILL) } }
+        let client = try SocketClient(path: path)
+        var events = client.events(until: { $0["event"] as? String == "phase" })
+        a.kill()  // the left board's process, for good
+        events += client.events(until: { ["finished", "error"].contains($0["event"] as? String ?? "") && $0["report"] != nil }, timeout: 60)
+        let result = host.finish(timeout: 30)
+        let right = b.stop()
+        #expect(result.status == 1, "\(result.stderr)")
+        let phases = events.filter { $0["event"] as? String == "phase" }.map { "\($0["cycle"] ?? 0) \($0["phase"] ?? "")" }
+        print("left gone after the first phase: phases the program got: \(phases)")
+        // Left is given up after its reconnect attempts (about 5 s); from then on right's phases come.
+        #expect(phases.contains("4 inhale") && phases.contains("5 exhale"), "phases \(phases)")
+        #expect(Set(phases).count == phases.count, "a phase twice: \(phases)")
+        let last = try #require(events.last)
+        #expect(last["event"] as? String == "error" && (last["message"] as? String)?.hasPrefix("board left") == true, "\(last)")
+        let boards = (last["report"] as? [String: Any])?["boards"] as? [[String: Any]] ?? []
+        let r = boards.first { $0["name"] as? String == "right" }?["report"] as? [String: Any] ?? [:]
+        #expect(r["error"] == nil && r["frames_played"] as? Int == r["frames_total"] as? Int, "right: \(r)")
+        #expect(right.changes.last?.level == 0)
+    }
+}
