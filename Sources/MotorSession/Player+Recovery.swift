@@ -75,7 +75,8 @@ extension Player {
                 recovery.longestGapMs = max(recovery.longestGapMs, gap)
                 return
             } catch {
-                lastError = error.description
+                // (A port that vanished is "gone", not a reason to run without a board: no --simulate hint.)
+                if case .link(.noSuchPort(let path, _)) = error { lastError = "\(path) is gone" } else { lastError = error.description }
                 switch error {
                 case .link(.halted): throw error
                 case .link: reopenNext = reopen != nil

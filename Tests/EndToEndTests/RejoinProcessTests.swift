@@ -175,6 +175,8 @@ import Testing
         let boards = try reports(result.stdout)
         let ra = boards["a"] ?? [:], rb = boards["b"] ?? [:]
         #expect((rb["error"] as? String)?.contains("come back") == true, "b: \(rb)")
+        // Its port vanished: the line says so, without the first run's hint to try --simulate.
+        #expect((rb["error"] as? String)?.contains("is gone)") == true && (rb["error"] as? String)?.contains("--simulate") == false, "b: \(rb)")
         #expect(ra["error"] == nil && ra["reconnects"] as? Int == 0, "a: \(ra)")
         #expect(ra["frames_played"] as? Int == ra["frames_total"] as? Int, "a: \(ra)")
         // A's pin played the whole breath: its last drive change is the end of the render.
