@@ -82,8 +82,8 @@ public final class BreathEnsemble: @unchecked Sendable {
             switch result {
             case .success(let p): prepared.append(p)
             case .failure(let error):
-                stopAll()
-                throw EnsembleError(board: members[i].name, error: error)
+                let off = stopAll()
+                throw EnsembleError(board: members[i].name, error: error, motorsOff: off)
             }
         }
         return prepared
@@ -145,9 +145,11 @@ public final class BreathEnsemble: @unchecked Sendable {
         for m in members { m.session.stop() }
     }
 
-    /// Stops every board's motor now (a board that never played, or after a failed prepare).
-    public func stopAll() {
-        for m in members { _ = m.session.channel.stopNow(timeoutMs: m.session.options.replyTimeoutMs) }
+    /// Stops every board's motor now (a board that never played, or after a failed prepare); whether each
+    /// board confirmed it, in member order.
+    @discardableResult
+    public func stopAll() -> [Bool] {
+        members.map { $0.session.channel.stopNow(timeoutMs: $0.session.options.replyTimeoutMs) }
     }
 
     /// Runs `work` for every member on a thread of its own and returns the results in member order.
@@ -197,5 +199,7 @@ public struct EnsembleReport: Sendable {
 public struct EnsembleError: Error, Sendable, CustomStringConvertible {
     public var board: String
     public var error: SessionError
+    /// Whether each board's motor was confirmed off after the failure, in member order (empty: not known).
+    public var motorsOff: [Bool] = []
     public var description: String { "board \(board): \(error.description)" }
 }

@@ -46,7 +46,10 @@ extension Play {
         let ensemble = BreathEnsemble(zip(layout, sessions).map { ($0.name, $1) })
         let prepared: [Prepared]
         do { prepared = try ensemble.prepare() } catch {
-            if json { try printJSON(SeveralReport(boards: layout.map { BoardReport(name: $0.name, report: failedReport(error)) })) }
+            if json {
+                try printJSON(SeveralReport(boards: layout.indices.map { BoardReport(name: layout[$0].name, report: failedReport(error, board: $0)) },
+                                            places: places))
+            }
             throw fail(error)
         }
         let view = SeveralView(names: layout.map(\.name), quiet: quiet)
@@ -126,10 +129,12 @@ extension Play {
         if let on = result.boards.first(where: { !$0.report.motorOffAtExit }) { throw fail("board \(on.name): could not confirm the motor is off") }
     }
 
-    /// The report of a board that never played: the ensemble's prepare failed (every motor was stopped).
-    private func failedReport(_ error: EnsembleError) -> PlayReport {
+    /// The report of board `k`, which never played: the ensemble's prepare failed (every motor was stopped;
+    /// confirmed or not, as the board answered).
+    private func failedReport(_ error: EnsembleError, board k: Int) -> PlayReport {
         var r = PlayReport()
         r.error = error.description
+        r.motorOffAtExit = k < error.motorsOff.count && error.motorsOff[k]
         return r
     }
 }
