@@ -17,6 +17,7 @@ extension Play {
         let layout = board.layout
         // Simulated boards share one host clock: virtual worlds all begin at 0, real-time ones at one epoch.
         let epoch = MonotonicClock.nowNs()
+        let places = try board.places()
         var connections: [BoardConnection] = []
         defer { connections.forEach { $0.close() } }
         for (k, b) in layout.enumerated() {
@@ -28,7 +29,7 @@ extension Play {
                             var r = PlayReport()
                             r.error = other.name == b.name ? "the port could not be opened" : "another board's port could not be opened"
                             return BoardReport(name: other.name, report: r)
-                        }))
+                        }, places: places))
                     }
                     throw fail("board \(b.name): \(error)")
                 }
@@ -38,7 +39,6 @@ extension Play {
             }
         }
         let sessions = connections.map { $0.session(options: sessionOptions) }
-        let places = try board.places()
         for (session, place) in zip(sessions, places) {
             session.spread = place.spread
             session.startOffsetNs = UInt64(place.offsetMs) * 1_000_000
@@ -183,7 +183,7 @@ struct BoardShaping: Sendable {
 /// --json with several boards: one report per board, by name and place, in the layout's order.
 struct SeveralReport: Encodable {
     var boards: [BoardReport]
-    /// Each board's place (--spread, --actuator), in the same order; empty: not known (a failed start).
+    /// Each board's place (--spread, --actuator), in the same order; empty: not known.
     var places: [(spread: BreathSpread, offsetMs: Int)] = []
 
     enum CodingKeys: String, CodingKey {
