@@ -126,9 +126,14 @@ public final class BreathEnsemble: @unchecked Sendable {
 
     /// Changes the breath on the board named `board` only (its own strength, say), from the frame every board
     /// would change from (see `changeLeadMs`).
-    public func change(_ change: BreathChange, board: String) {
+    public func change(_ change: BreathChange, board: String) { self.change([(board, change)]) }
+
+    /// Changes the breath on each named board (each its own change: a strength each), all from one frame.
+    public func change(_ changes: [(board: String, change: BreathChange)]) {
         let frame = members.first.flatMap { commonFrame(atNs: $0.session.channel.clock.nowNs()) }
-        for m in members where m.name == board { m.session.controls.send(change, notBeforeFrame: frame) }
+        for (board, change) in changes {
+            for m in members where m.name == board { m.session.controls.send(change, notBeforeFrame: frame) }
+        }
     }
 
     /// The frame every board changes from for a change made at host time `t`: the first frame due at

@@ -66,7 +66,7 @@ extension Play {
             }, pattern: pattern)
         }, setUp: { hub in
             hub.boards = names
-            hub.sendToBoard = { [ensemble] name, change in ensemble.change(change, board: name) }
+            hub.sendToBoards = { [ensemble] changes in ensemble.change(changes) }
             for (k, s) in sessions.enumerated() {
                 let clock = s.channel.clock, name = names[k]
                 s.onEvent = { event in
