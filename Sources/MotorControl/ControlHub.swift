@@ -40,8 +40,8 @@ public final class ControlHub: @unchecked Sendable {
     private var unanswered: [(change: BreathChange, pattern: BreathPattern, bpm: Double)] = []
     /// What the session last showed (cycle, phase, link), for `state`.
     private var sessionState: [String: Any] = [:]
-    /// Several boards in step: their names, in order (the first one's events stand for all), and where a
-    /// change for every board or for one goes (`BreathEnsemble.change(_:board:)`). Empty: one board.
+    /// Several boards in step: their names, in order (the first playing speaks for all, `leadBoard`), and where a
+    /// change for every board or for one goes (`sendToBoards`). Empty: one board.
     public var boards: [String] {
         get { lock.withLock { boardNames } }
         set { lock.withLock { boardNames = newValue } }
@@ -63,7 +63,8 @@ public final class ControlHub: @unchecked Sendable {
     public func boardAway(_ name: String, _ away: Bool) {
         lock.withLock { if away { awayBoards.insert(name) } else { awayBoards.remove(name) } }
     }
-    public var sendToBoard: ((String, BreathChange) -> Void)?
+    /// Where changes for named boards go, each board its own change, all from one frame (`BreathEnsemble.change(_:)`).
+    public var sendToBoards: (([(board: String, change: BreathChange)]) -> Void)?
     /// Each board's own intensity (`"board"` on `intensity`), 1 unless a client set it.
     private var boardIntensity: [String: Double] = [:]
     /// Changes sent to one board, waiting for that board's event (its name, the change, the client's id).
@@ -159,19 +160,19 @@ public final class ControlHub: @unchecked Sendable {
                 inbox.send(change)
             }
             switch command {
-            case .intensity(let v) where !boardNames.isEmpty && sendToBoard != nil:
+            case .intensity(let v) where !boardNames.isEmpty && sendToBoards != nil:
                 // Several boards: each at its own strength (base x intensity x its own); the first board's
                 // `applied` answers for all.
                 intensity = v
                 awaiting.removeAll { LiveFrames.sameKind($0.change, .strength(0)) }
                 awaitingBoard.removeAll { LiveFrames.sameKind($0.change, .strength(0)) }
                 if let id, let lead = leadLocked { awaiting.append((.strength(strength(of: lead)), id)) }
-                for name in boardNames { sendToBoard?(name, .strength(strength(of: name))) }
+                sendToBoards?(boardNames.map { ($0, .strength(strength(of: $0))) })
             case .intensity(let v):
                 intensity = v
                 send(.strength(min(1, baseStrength * v)))
             case .boardIntensity(let name, let v):
-                guard boardNames.contains(name), let route = sendToBoard else {
+                guard boardNames.contains(name), let route = sendToBoards else {
                     let why = boardNames.isEmpty ? "names one of several boards playing in step; this session plays one"
                         : "must be one of the boards: \(boardNames.joined(separator: ", "))"
                     var f: [String: Any] = ["event": "error", "message": "intensity: \"board\" \(why)"]
@@ -183,7 +184,7 @@ public final class ControlHub: @unchecked Sendable {
                 awaitingBoard.removeAll { $0.board == name && LiveFrames.sameKind($0.change, change) }
                 if name == leadLocked { awaiting.removeAll { LiveFrames.sameKind($0.change, change) } }
                 awaitingBoard.append((name, change, id))
-                route(name, change)
+                route([(name, change)])
             case .sharpness(let v):
                 sharpnessOffset = v
                 send(.sharpness(min(1, max(0, baseSharpness + v))))

@@ -86,8 +86,8 @@ public final class BreathEnsemble: @unchecked Sendable {
             switch result {
             case .success(let p): prepared.append(p)
             case .failure(let error):
-                stopAll()
-                throw EnsembleError(board: members[i].name, error: error)
+                let off = stopAll()
+                throw EnsembleError(board: members[i].name, error: error, motorsOff: off)
             }
         }
         return prepared
@@ -136,9 +136,14 @@ public final class BreathEnsemble: @unchecked Sendable {
 
     /// Changes the breath on the board named `board` only (its own strength, say), from the frame every board
     /// would change from (see `changeLeadMs`).
-    public func change(_ change: BreathChange, board: String) {
+    public func change(_ change: BreathChange, board: String) { self.change([(board, change)]) }
+
+    /// Changes the breath on each named board (each its own change: a strength each), all from one frame.
+    public func change(_ changes: [(board: String, change: BreathChange)]) {
         let frame = members.first.flatMap { commonFrame(atNs: $0.session.channel.clock.nowNs()) }
-        for m in members where m.name == board { m.session.controls.send(change, notBeforeFrame: frame) }
+        for (board, change) in changes {
+            for m in members where m.name == board { m.session.controls.send(change, notBeforeFrame: frame) }
+        }
     }
 
     /// The frame every board changes from for a change made at host time `t`: the first frame due at
@@ -155,9 +160,11 @@ public final class BreathEnsemble: @unchecked Sendable {
         for m in members { m.session.stop() }
     }
 
-    /// Stops every board's motor now (a board that never played, or after a failed prepare).
-    public func stopAll() {
-        for m in members { _ = m.session.channel.stopNow(timeoutMs: m.session.options.replyTimeoutMs) }
+    /// Stops every board's motor now (a board that never played, or after a failed prepare); whether each
+    /// board confirmed it, in member order.
+    @discardableResult
+    public func stopAll() -> [Bool] {
+        members.map { $0.session.channel.stopNow(timeoutMs: $0.session.options.replyTimeoutMs) }
     }
 
     /// Runs `work` for every member on a thread of its own and returns the results in member order.
@@ -209,5 +216,7 @@ public struct EnsembleReport: Sendable {
 public struct EnsembleError: Error, Sendable, CustomStringConvertible {
     public var board: String
     public var error: SessionError
+    /// Whether each board's motor was confirmed off after the failure, in member order (empty: not known).
+    public var motorsOff: [Bool] = []
     public var description: String { "board \(board): \(error.description)" }
 }

@@ -17,6 +17,7 @@ extension Play {
         let layout = board.layout
         // Simulated boards share one host clock: virtual worlds all begin at 0, real-time ones at one epoch.
         let epoch = MonotonicClock.nowNs()
+        let places = try board.places()
         var connections: [BoardConnection] = []
         defer { connections.forEach { $0.close() } }
         for (k, b) in layout.enumerated() {
@@ -28,7 +29,7 @@ extension Play {
                             var r = PlayReport()
                             r.error = other.name == b.name ? "the port could not be opened" : "another board's port could not be opened"
                             return BoardReport(name: other.name, report: r)
-                        }))
+                        }, places: places))
                     }
                     throw fail("board \(b.name): \(error)")
                 }
@@ -38,7 +39,6 @@ extension Play {
             }
         }
         let sessions = connections.map { $0.session(options: sessionOptions) }
-        let places = try board.places()
         for (session, place) in zip(sessions, places) {
             session.spread = place.spread
             session.startOffsetNs = UInt64(place.offsetMs) * 1_000_000
@@ -47,7 +47,10 @@ extension Play {
         ensemble.allOrNothing = allOrNothing
         let prepared: [Prepared]
         do { prepared = try ensemble.prepare() } catch {
-            if json { try printJSON(SeveralReport(boards: layout.map { BoardReport(name: $0.name, report: failedReport(error)) })) }
+            if json {
+                try printJSON(SeveralReport(boards: layout.indices.map { BoardReport(name: layout[$0].name, report: failedReport(error, board: $0)) },
+                                            places: places))
+            }
             throw fail(error)
         }
         let view = SeveralView(names: layout.map(\.name), quiet: quiet)
@@ -64,7 +67,7 @@ extension Play {
             }, pattern: pattern)
         }, setUp: { hub in
             hub.boards = names
-            hub.sendToBoard = { [ensemble] name, change in ensemble.change(change, board: name) }
+            hub.sendToBoards = { [ensemble] changes in ensemble.change(changes) }
             for (k, s) in sessions.enumerated() {
                 let clock = s.channel.clock, name = names[k]
                 s.onEvent = { event in
@@ -134,10 +137,12 @@ extension Play {
         if let on = result.boards.first(where: { !$0.report.motorOffAtExit }) { throw fail("board \(on.name): could not confirm the motor is off") }
     }
 
-    /// The report of a board that never played: the ensemble's prepare failed (every motor was stopped).
-    private func failedReport(_ error: EnsembleError) -> PlayReport {
+    /// The report of board `k`, which never played: the ensemble's prepare failed (every motor was stopped;
+    /// confirmed or not, as the board answered).
+    private func failedReport(_ error: EnsembleError, board k: Int) -> PlayReport {
         var r = PlayReport()
         r.error = error.description
+        r.motorOffAtExit = k < error.motorsOff.count && error.motorsOff[k]
         return r
     }
 }
@@ -185,7 +190,7 @@ struct BoardShaping: Sendable {
 /// --json with several boards: one report per board, by name and place, in the layout's order.
 struct SeveralReport: Encodable {
     var boards: [BoardReport]
-    /// Each board's place (--spread, --actuator), in the same order; empty: not known (a failed start).
+    /// Each board's place (--spread, --actuator), in the same order; empty: not known.
     var places: [(spread: BreathSpread, offsetMs: Int)] = []
 
     enum CodingKeys: String, CodingKey {

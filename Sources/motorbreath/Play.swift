@@ -58,7 +58,7 @@ struct Play: ParsableCommand {
             transform: SimLink.value)
     var simLink: SimLink?
 
-    @Flag(help: "With --simulate: run the whole session in virtual time, as fast as the CPU allows.")
+    @Flag(help: "With --simulate (or every --board simulated): run the whole session in virtual time, as fast as the CPU allows.")
     var virtualTime = false
 
     @Option(parsing: .unconditional, help: "Random seed of the simulated link (default: 1).", transform: OptionValue.uint64)

@@ -18,7 +18,7 @@ struct PlayBoardArguments: ParsableArguments {
             transform: NamedBoard.value)
     var boards: [NamedBoard] = []
 
-    @Option(help: ArgumentHelp("With several boards: how the breath travels along them, in the order they are given. together: all swell at once (the default); rise: the inhale swells from the first board to the last and the exhale fades back, the travel taking half of each swell's phase (rise:0.3, a third); every board's phases still begin and end together.", valueName: "together|rise[:share]"),
+    @Option(help: ArgumentHelp("With several boards: how the breath travels along them, in the order they are given. together: all swell at once (the default); rise: the inhale swells from the first board to the last and the exhale fades back, the travel taking half of each swell's phase (rise:0.3: 30 %); every board's phases still begin and end together.", valueName: "together|rise[:share]"),
             transform: SpreadValue.value)
     var spread: SpreadValue?
 

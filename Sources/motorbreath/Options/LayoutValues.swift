@@ -14,7 +14,7 @@ struct SpreadValue: ArgumentValue, Equatable {
     static let why = "expected together, rise or rise:SHARE (SHARE 0.05...0.95 of each swell's phase the travel takes, 0.5 by default)"
 
     static func value(_ text: String) throws(ValueProblem) -> SpreadValue {
-        let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
+        let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
         guard let travel = BreathSpread.Travel(rawValue: parts.first ?? "") else { throw ValueProblem(why) }
         guard parts.count == 2 else { return SpreadValue(travel: travel, fraction: BreathSpread.defaultFraction) }
         guard travel == .rise, let f = Double(parts[1]), (0.05...0.95).contains(f) else { throw ValueProblem(why) }
@@ -67,11 +67,15 @@ struct ActuatorValue: ArgumentValue, Equatable {
 /// Each board's place in a spatial breath, from the layout's names, --spread and --actuator.
 enum ActuatorLayout {
     /// One `BreathSpread` and offset per board, in `names`' order: positions evenly spaced (0 ... 1) unless
-    /// an --actuator gives one. Throws the one-line reason for an --actuator naming no board.
+    /// an --actuator gives one. Throws the one-line reason for an --actuator naming no board, or one board twice.
     static func places(names: [String], spread: SpreadValue?, actuators: [ActuatorValue]) throws(ValueProblem)
         -> [(spread: BreathSpread, offsetMs: Int)] {
         for a in actuators where !names.contains(a.name) {
             throw ValueProblem("--actuator \(a.name): no board is named \(a.name) (the boards: \(names.joined(separator: ", ")))")
+        }
+        var seen = Set<String>()
+        for a in actuators where !seen.insert(a.name).inserted {
+            throw ValueProblem("--actuator \(a.name): given twice (give a board's at, strength and offset in one --actuator)")
         }
         return names.enumerated().map { k, name in
             let given = actuators.last { $0.name == name }
