@@ -48,7 +48,8 @@ public final class BreathSession: @unchecked Sendable {
     /// (`BreathSpread`); nil: the breath as one board plays it. Shapes breath patterns, not fixed ones
     /// (an AHAP file plays as it is, its `gain` applied).
     public var spread: BreathSpread?
-    /// Moves this board's breath later by this much (an actuator's own offset, `--actuator NAME:offset=`).
+    /// Moves this board's breath later by this much (an actuator's own offset, `--actuator NAME:offset=`),
+    /// from the start instant `startAtNs` gives: boards started together only (alone it has no effect).
     public var startOffsetNs: UInt64 = 0
 
     /// A session on a link already open (a simulated world's, a pty's, any ByteLink).

@@ -289,5 +289,10 @@ extension Play {
         }
         let allSimulated = board.layout.allSatisfy { if case .simulated = $0.place { true } else { false } }
         guard !virtualTime || allSimulated else { throw ValidationError("--virtual-time works when every board is simulated") }
+        // In virtual time each simulated board runs as fast as its own thread can: a change or stop from
+        // outside would land at a different point of the breath on each.
+        guard !virtualTime || (control == nil && controlSocket == nil) else {
+            throw ValidationError("--virtual-time runs each board at its own speed: steer several boards in real time (drop --virtual-time)")
+        }
     }
 }

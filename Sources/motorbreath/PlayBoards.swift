@@ -49,6 +49,10 @@ struct PlayBoardArguments: ParsableArguments {
         guard !(simulate && connection.port != nil) else { throw ValidationError("use --simulate or --port, not both") }
         let paths = Set(connection.ports)
         guard paths.count == connection.ports.count else { throw ValidationError("a port is given twice: each board once") }
+        let names = layout.map(\.name)
+        if let twice = names.first(where: { n in names.filter { $0 == n }.count > 1 }) {
+            throw ValidationError("two ports are both named \(twice) (their paths' last part): name them with --board NAME=PATH")
+        }
     }
 
     /// Several boards play in step (--board, or --port more than once).

@@ -46,6 +46,8 @@ import Testing
             ("--board left=sim --board right=sim --sim-link ftdi", "motorbreath: give each simulated board its own link: --board NAME=sim:LINK"),
             ("--board left=/dev/ttyUSB0 --board right=sim --virtual-time", "motorbreath: --virtual-time works when every board is simulated"),
             ("--port /dev/ttyUSB0 --port /dev/ttyUSB0", "motorbreath: a port is given twice: each board once"),
+            ("--port /dev/serial/a/ttyUSB0 --port /dev/serial/b/ttyUSB0", "motorbreath: two ports are both named ttyUSB0 (their paths' last part): name them with --board NAME=PATH"),
+            ("--board a=sim --board b=sim --virtual-time --control -", "motorbreath: --virtual-time runs each board at its own speed: steer several boards in real time (drop --virtual-time)"),
             ("--board Left=sim", invalid("Left=sim", "--board", why).replacingOccurrences(of: "<board>", with: "<name=place>")),
             ("--board left=", invalid("left=", "--board", why).replacingOccurrences(of: "<board>", with: "<name=place>")),
             ("--board left=sim:ftdx", invalid("left=sim:ftdx", "--board", "left's link: expected key=value or a link model (ftdi, ftdi-1ms, ch340, cp2102, cdc)")
