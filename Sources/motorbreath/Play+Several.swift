@@ -76,6 +76,7 @@ extension Play {
             }
         })
         let hub = controls?.hub
+        view.controls = hub
         // Set from each board's own thread as its player starts: under a lock.
         let started = StartedBoards(count: layout.count)
         var shaping: [BoardShaping] = []
@@ -238,6 +239,8 @@ final class SeveralView: @unchecked Sendable {
     private var latest: [Board?]
     private var gone: Set<Int> = []
     private let line: LiveLine?
+    /// The controls' values (intensity, pace), shown after the boards so a key's effect is seen.
+    var controls: ControlHub?
 
     init(names: [String], quiet: Bool) {
         self.names = names
@@ -252,13 +255,14 @@ final class SeveralView: @unchecked Sendable {
             guard !gone.contains(k) else { return nil }
             latest[k] = board
             guard k == names.indices.first(where: { !gone.contains($0) }) else { return nil }
-            return Self.text(names: names, latest)
+            return Self.text(names: names, latest, controls: controls?.summary)
         }
         if let text, let line { line.draw { [Span(Terminal.clip(text, to: $0))] } }
     }
 
     /// "12.3 s · left 3075/147325 buf 250 · right 3070/147325 buf 248".
-    static func text(names: [String], _ boards: [Board?]) -> String {
+    /// `controls`: the keys' values ("intensity 80%  pace 5.5/min"), last.
+    static func text(names: [String], _ boards: [Board?], controls: String? = nil) -> String {
         let elapsed = boards.compactMap { $0 }.first { $0.state != "ended" }?.elapsed ?? 0
         let head = elapsed < 0 ? "starting in \(fixed(-elapsed, 1)) s" : "\(fixed(elapsed, 1)) s"
         let parts = zip(names, boards).map { name, b -> String in
@@ -266,7 +270,7 @@ final class SeveralView: @unchecked Sendable {
             if b.state != "playing" { return "\(name) \(b.state)" }
             return "\(name) \(b.played)/\(b.total)" + (b.fill.map { " buf \($0)" } ?? "")
         }
-        return ([head] + parts).joined(separator: " · ")
+        return ([head] + parts + (controls.map { [$0] } ?? [])).joined(separator: " · ")
     }
 
     /// Board `k` failed for good: the line shows it ended while the others play on.

@@ -70,5 +70,8 @@ import Testing
                 == "12.3 s · left 3075/4825 buf 250 · right reconnecting, attempt 2 · belt -")
         s.elapsed = -0.25
         #expect(SeveralView.text(names: ["left"], [s]) == "starting in 0.2 s · left 3075/4825 buf 250")
+        // With keys or a controlling program, their values close the line (a key's effect is seen).
+        #expect(SeveralView.text(names: ["left"], [s], controls: "intensity 80%  pace 5.5/min")
+                == "starting in 0.2 s · left 3075/4825 buf 250 · intensity 80%  pace 5.5/min")
     }
 }
