@@ -46,7 +46,13 @@ public final class BreathEnsemble: @unchecked Sendable {
     /// with 2 s 0.7-1.6 ms (docs/performance.md, "Several boards in step").
     public static let defaultStartLeadMs = 2000
     /// The start instant of the last `play` (host ns on the members' common clock).
-    public private(set) var startAtNs: UInt64?
+    public private(set) var startAtNs: UInt64? {
+        get { startLock.withLock { chosenStart } }
+        set { startLock.withLock { chosenStart = newValue } }
+    }
+    /// (Read by changes from other threads while `play` runs: under a lock.)
+    private var chosenStart: UInt64?
+    private let startLock = Mutex()
     /// How far ahead of a change its common frame is, ms: enough for the slowest member's message to reach
     /// its board surely (half its slowest round trip, its output lead and a few frames); nil: every board
     /// changes from its own first changeable frame.
