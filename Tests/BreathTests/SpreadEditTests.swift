@@ -6,7 +6,7 @@
 import Breath
 import Testing
 
-@Suite(.timeLimit(.minutes(2))) struct SpreadEditTests {
+@Suite(.timeLimit(.minutes(10))) struct SpreadEditTests {
     static func frames(_ pattern: HapticPattern, duration: Double) -> [RenderedFrame] {
         var renderer = FrameRenderer(pattern: pattern, duration: duration, frameRate: 250, compensate: false)
         return renderer.renderDetailed(count: renderer.frameCount)
