@@ -7,14 +7,16 @@ import CWatchdog
 /// A CLOCK_MONOTONIC one-shot timer and a stop signal. `arm` and `stop` are single syscalls and take no lock,
 /// so any thread may call them while another sleeps in `wait()`.
 final class Watchdog: @unchecked Sendable {
-    private var fds = mb_watchdog()
+    private let fds: mb_watchdog
     /// How long after a write it fires (`kick()`).
     let idleNs: UInt64
 
     /// Nil when the descriptors cannot be opened (out of file descriptors).
     init?(idleNs: UInt64) {
         self.idleNs = idleNs
-        guard mb_watchdog_open(&fds) == 0 else { return nil }
+        var opened = mb_watchdog()
+        guard mb_watchdog_open(&opened) == 0 else { return nil }
+        fds = opened
     }
 
     /// Fires once `ns` from now, replacing any earlier arming.
@@ -29,5 +31,8 @@ final class Watchdog: @unchecked Sendable {
     /// Makes `wait()` return false, now and from then on.
     func stop() { _ = withUnsafePointer(to: fds) { mb_watchdog_stop($0) } }
 
-    deinit { mb_watchdog_close(&fds) }
+    deinit {
+        var closing = fds
+        mb_watchdog_close(&closing)
+    }
 }
