@@ -35,6 +35,8 @@ let package = Package(
         .systemLibrary(name: "CPosixPty"),
         // The tty ioctls Swift cannot call: termios2 baud rates (250000 and friends), DTR and RTS.
         .target(name: "CTTYControl"),
+        // The keep-alive's watchdog: timerfd and eventfd, which Glibc's module does not expose.
+        .target(name: "CWatchdog"),
         // Protocol v1 codec. Embedded-Swift-clean: no Foundation, no heap per byte.
         .target(name: "MotorWire"),
         // The board's logic; the same source runs in firmware, the simulated board and tests.
@@ -53,7 +55,7 @@ let package = Package(
         // BoardCore on the host: its own drifting clock, a motor model, a PWM log.
         .target(name: "SimBoard", dependencies: ["BoardCore", "MotorWire", "Breath", "SerialLink"]),
         // Host side of the protocol: prepare, clock sync, streaming, stop.
-        .target(name: "MotorSession", dependencies: ["MotorWire", "SerialLink", "Breath"]),
+        .target(name: "MotorSession", dependencies: ["MotorWire", "SerialLink", "Breath", "CWatchdog"]),
         // Picking the board (simulated world, simulated board or port), reopening it, its clock; and judging a
         // simulated board's frames on its true clock.
         .target(name: "BoardAccess", dependencies: ["MotorSession", "SimBoard", "SerialLink"]),

@@ -43,6 +43,8 @@ public final class BoardChannel: @unchecked Sendable {
     private var lastWrite: UInt64 = 0
     private var lastWriteCount = 0
     private var longestGap: UInt64 = 0
+    /// The keep-alive's timer, re-armed by every write (nil without a keep-alive thread).
+    private var watchdog: Watchdog?
     /// Host time of the last message decoded from the board.
     public private(set) var lastHeardNs: UInt64 = 0
     /// Whether anything valid ever came from the board on this channel (else nothing there is ours to stop).
@@ -94,17 +96,19 @@ public final class BoardChannel: @unchecked Sendable {
     /// Sends one message; returns the sequence number it carried.
     @discardableResult
     public func send(_ message: HostMessage) throws(SessionError) -> UInt8 {
-        try writeLock.withLock { () throws(SessionError) -> UInt8 in
-            var wire = FixedBytes()
-            guard message.encode(seq: seq, into: &wire) else { throw .incompatible("message too large to encode") }
-            let used = seq
-            seq &+= 1
-            var bytes = [UInt8]()
-            bytes.reserveCapacity(wire.count)
-            for i in 0..<wire.count { bytes.append(wire[i]) }
-            try writeLocked(bytes)
-            return used
-        }
+        try writeLock.withLock { () throws(SessionError) -> UInt8 in try sendLocked(message) }
+    }
+
+    private func sendLocked(_ message: HostMessage) throws(SessionError) -> UInt8 {
+        var wire = FixedBytes()
+        guard message.encode(seq: seq, into: &wire) else { throw .incompatible("message too large to encode") }
+        let used = seq
+        seq &+= 1
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(wire.count)
+        for i in 0..<wire.count { bytes.append(wire[i]) }
+        try writeLocked(bytes)
+        return used
     }
 
     /// Sends a lone delimiter so the board drops any partial frame left from before.
@@ -119,16 +123,25 @@ public final class BoardChannel: @unchecked Sendable {
         lastWrite = t
         lastWriteCount = bytes.count
         bytesSent += bytes.count
+        watchdog?.kick()
     }
 
-    /// Sends a HEARTBEAT if nothing was written for `idleNs` (from the keep-alive thread).
-    /// Returns how long until the channel will have been quiet for `idleNs` (0 when a HEARTBEAT just went).
-    @discardableResult
-    func keepAlive(idleNs: UInt64) -> UInt64 {
-        let quiet = writeLock.withLock { clock.nowNs() &- lastWrite }
-        guard quiet >= idleNs else { return idleNs - quiet }
-        _ = try? send(.heartbeat)
-        return 0
+    /// Makes every write re-arm `watchdog` (the keep-alive's), until `detach`.
+    func attach(_ watchdog: Watchdog) { writeLock.withLock { self.watchdog = watchdog } }
+
+    /// Stops re-arming `watchdog` (if it is still the one attached).
+    func detach(_ watchdog: Watchdog) { writeLock.withLock { if self.watchdog === watchdog { self.watchdog = nil } } }
+
+    /// From the keep-alive thread when the watchdog fired: sends a HEARTBEAT if nothing was written for its
+    /// `idleNs` (the write re-arms it); else re-arms it for when that will be, or `retryNs` from now if the
+    /// HEARTBEAT could not be written. Under the write lock, so the last arming always follows the last write.
+    func keepAlive(retryNs: UInt64) {
+        writeLock.withLock {
+            guard let watchdog else { return }
+            let quiet = clock.nowNs() &- lastWrite
+            if quiet < watchdog.idleNs { return watchdog.arm(ns: watchdog.idleNs - quiet) }
+            do throws(SessionError) { _ = try sendLocked(.heartbeat) } catch { watchdog.arm(ns: retryNs) }
+        }
     }
 
     /// Reads what arrives within `timeoutMs` (returns early once something decodes).

@@ -1,55 +1,53 @@
 // A thread of its own that keeps the board's failsafe fed while the session's loop is busy or stalled
 // (rendering, a blocked terminal write, a loaded machine), so the failsafe only fires when the host is
-// really gone. It sends nothing while the loop's own traffic (frames, clock requests) keeps flowing.
+// really gone. It sleeps on a watchdog timer every write re-arms, so while the loop's own traffic (frames,
+// clock requests) flows it neither sends nor wakes.
 // SPDX-License-Identifier: Apache-2.0
 
+import CWatchdog
 import Glibc
 import SerialLink
 
-/// Sends a HEARTBEAT whenever the channel has been quiet for `idleMs`. It sleeps until the channel would
-/// have been quiet that long (at least `checkMs`, at most `idleMs`), so while the loop's own traffic
-/// flows it wakes about once per `idleMs`, not every few milliseconds; `stop()` wakes it at once.
+/// Sends a HEARTBEAT whenever the channel has been quiet for `idleMs`. Every write to the channel re-arms
+/// its watchdog for `idleMs` later, so the thread wakes only after `idleMs` of quiet (or `retryMs` after a
+/// HEARTBEAT that could not be written); `stop()` wakes it at once.
 final class KeepAlive: @unchecked Sendable {
     private let channel: BoardChannel
-    private let idleNs: UInt64
-    private let checkNs: UInt64
-    private let condition = TimedCondition()
-    private var running = true
+    private let watchdog: Watchdog
+    private let retryNs: UInt64
     private var thread: pthread_t?
+    private let idLock = Mutex()
+    private var id: Int32 = 0
 
-    init(channel: BoardChannel, idleMs: Int, checkMs: Int = 5) {
+    /// Nil when the watchdog cannot be opened (out of file descriptors): the session's loop then sends its
+    /// own heartbeats, as in virtual time, and a stall of the loop lets the failsafe stop the motor.
+    init?(channel: BoardChannel, idleMs: Int, retryMs: Int = 5) {
+        guard let watchdog = Watchdog(idleNs: UInt64(idleMs) * 1_000_000) else { return nil }
         self.channel = channel
-        idleNs = UInt64(idleMs) * 1_000_000
-        checkNs = UInt64(min(checkMs, idleMs)) * 1_000_000
+        self.watchdog = watchdog
+        retryNs = UInt64(min(retryMs, idleMs)) * 1_000_000
+        channel.attach(watchdog)
+        watchdog.arm(ns: retryNs)  // the first look: the channel may already have been quiet a while
         thread = startThread { self.run() }
     }
 
-    /// Waits `ns` or until `stop()`; false once stopped.
-    private func wait(_ ns: UInt64) -> Bool {
-        condition.withLock {
-            let deadline = MonotonicClock.nowNs() + ns
-            while running && condition.wait(untilNs: deadline) {}
-            return running
-        }
-    }
+    /// The thread's kernel id once it runs (0 before): its wake-ups are counted in /proc/self/task/<id>.
+    var threadID: Int32 { idLock.withLock { id } }
 
     private func run() {
-        var next = checkNs
-        while wait(next) {
-            next = min(max(channel.keepAlive(idleNs: idleNs), checkNs), idleNs)
+        idLock.withLock { id = mb_thread_id() }
+        while watchdog.wait() {
+            channel.keepAlive(retryNs: retryNs)
         }
     }
 
     /// Stops the thread and waits for it (no HEARTBEAT is sent after this returns).
     func stop() {
-        condition.withLock {
-            running = false
-            condition.broadcast()
-        }
-        if let t = thread {
-            pthread_join(t, nil)
-            thread = nil
-        }
+        guard let t = thread else { return }
+        watchdog.stop()
+        pthread_join(t, nil)
+        thread = nil
+        channel.detach(watchdog)
     }
 
     deinit { stop() }
