@@ -15,20 +15,16 @@ import TimingBench
     @Test func anActuatorsOffsetDelaysItsBoard() throws {
         let gate = RealTimeGate()
         defer { gate.release() }
-        let a = try SimBoardProcess()
-        defer { a.kill() }
-        let b = try SimBoardProcess()
-        defer { b.kill() }
+        let pair = try TwoSimBoards()
+        defer { pair.kill() }
+        let a = pair.left, b = pair.right
         let result = try runMotorbreath(["--pattern", "2-1-3", "--cycles", "1", "--json", "--quiet", "--board", "left=\(a.ptyPath)",
                                          "--board", "right=\(b.ptyPath)", "--actuator", "right:offset=300"], timeout: 60)
         let first = a.stop(), second = b.stop()
         #expect(result.status == 0, "\(result.stderr)")
         let report = try jsonObject(result.stdout)
         #expect((report["boards"] as? [[String: Any]])?.map { $0["offset_ms"] as? Int } == [0, 300])
-        func felt(_ d: DriveRecord) -> [(ns: UInt64, up: Bool)] {
-            FeltSkew.crossings(d.changes.map { (ns: d.monotonicNs(atTick: $0.tick), level: $0.level) }, model: ERMModel())
-        }
-        let l = felt(first), r = felt(second)
+        let l = first.feltCrossings, r = second.feltCrossings
         #expect(l.count == 4 && r.count == 4, "crossings \(l.map(\.up)) and \(r.map(\.up))")
         guard l.count == 4 && r.count == 4 else { return }
         let apart = zip(l, r).map { (Double($1.ns) - Double($0.ns)) / 1e6 }
@@ -50,10 +46,9 @@ import TimingBench
               { "Time": 0.0, "ParameterValue": 0.0 }, { "Time": 1.0, "ParameterValue": 1.0 }, { "Time": 2.0, "ParameterValue": 0.0 } ] } } ] }
         """#.write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
-        let a = try SimBoardProcess()
-        defer { a.kill() }
-        let b = try SimBoardProcess()
-        defer { b.kill() }
+        let pair = try TwoSimBoards()
+        defer { pair.kill() }
+        let a = pair.left, b = pair.right
         let result = try runMotorbreath(["--ahap", file.path, "--no-compensation", "--json", "--quiet", "--board", "left=\(a.ptyPath)",
                                          "--board", "right=\(b.ptyPath)", "--actuator", "right:strength=0.5"], timeout: 60)
         let left = a.stop(), right = b.stop()

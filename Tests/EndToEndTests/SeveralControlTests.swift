@@ -12,12 +12,11 @@ import Testing
     @Test func oneBoardsStrengthChangesOnThatBoardAlone() throws {
         let gate = RealTimeGate()
         defer { gate.release() }
-        let a = try SimBoardProcess()
-        defer { a.kill() }
-        let b = try SimBoardProcess()
-        defer { b.kill() }
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("mb-several-\(UUID().uuidString.prefix(8)).sock").path
-        let host = try RunningMotorbreath(["--board", "left=\(a.ptyPath)", "--board", "right=\(b.ptyPath)", "--pattern", "2-0-2",
+        let pair = try TwoSimBoards()
+        defer { pair.kill() }
+        let a = pair.left, b = pair.right
+        let path = controlSocketPath("several")
+        let host = try RunningMotorbreath(pair.layout + ["--pattern", "2-0-2",
                                            "--cycles", "3", "--quiet", "--control-socket", path])
         defer { if host.process.isRunning { kill(host.process.processIdentifier, SIGKILL) } }
         let client = try SocketClient(path: path)
@@ -66,12 +65,11 @@ import Testing
     @Test func theFirstBoardGoneTheNextOneSpeaksForBoth() throws {
         let gate = RealTimeGate()
         defer { gate.release() }
-        let a = try SimBoardProcess()
-        defer { a.kill() }
-        let b = try SimBoardProcess()
-        defer { b.kill() }
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("mb-lead-\(UUID().uuidString.prefix(8)).sock").path
-        let host = try RunningMotorbreath(["--board", "left=\(a.ptyPath)", "--board", "right=\(b.ptyPath)", "--pattern", "2-0-2",
+        let pair = try TwoSimBoards()
+        defer { pair.kill() }
+        let a = pair.left, b = pair.right
+        let path = controlSocketPath("lead")
+        let host = try RunningMotorbreath(pair.layout + ["--pattern", "2-0-2",
                                            "--cycles", "5", "--quiet", "--control-socket", path])
         defer { if host.process.isRunning { kill(host.process.processIdentifier, SIGKILL) } }
         let client = try SocketClient(path: path)

@@ -13,10 +13,9 @@ import TimingBench
 
 @Suite(.timeLimit(.minutes(3))) struct SpreadProcessTests {
     @Test func theRightBoardsInhaleIsTheLeftsHalfASecondLater() throws {
-        let a = try SimBoardProcess()
-        defer { a.kill() }
-        let b = try SimBoardProcess()
-        defer { b.kill() }
+        let pair = try TwoSimBoards()
+        defer { pair.kill() }
+        let a = pair.left, b = pair.right
         let result = try runMotorbreath(["--pattern", "2-1-3", "--cycles", "1", "--json", "--quiet", "--board", "left=\(a.ptyPath)",
                                          "--board", "right=\(b.ptyPath)", "--spread", "rise", "--actuator", "right:at=0.5"], timeout: 60)
         let first = a.stop(), second = b.stop()
@@ -27,10 +26,7 @@ import TimingBench
         // Each board's drive on the machine's clock through the reference ERM: the instants its felt
         // amplitude crosses half strength, up in the inhale's ramp, down as the hold silences it, up as the
         // exhale starts at full, down in the exhale's ramp.
-        func felt(_ d: DriveRecord) -> [(ns: UInt64, up: Bool)] {
-            FeltSkew.crossings(d.changes.map { (ns: d.monotonicNs(atTick: $0.tick), level: $0.level) }, model: ERMModel())
-        }
-        let l = felt(first), r = felt(second)
+        let l = first.feltCrossings, r = second.feltCrossings
         #expect(l.count == 4 && r.count == 4 && zip(l, r).allSatisfy { $0.up == $1.up }, "crossings \(l.map(\.up)) and \(r.map(\.up))")
         guard l.count == 4 && r.count == 4 else { return }
         let apart = zip(l, r).map { (Double($1.ns) - Double($0.ns)) / 1e6 }
