@@ -136,21 +136,21 @@ public final class BreathEnsemble: @unchecked Sendable {
 
     /// Changes the breath on every board (from any thread), from one frame for all (see `changeLeadMs`).
     public func change(_ change: BreathChange) {
-        let frame = members.first.flatMap { commonFrame(atNs: $0.session.channel.clock.nowNs()) }
+        let frame = commonFrameNow
         for m in members { m.session.controls.send(change, notBeforeFrame: frame) }
     }
 
-    /// Changes the breath on the board named `board` only (its own strength, say), from the frame every board
-    /// would change from (see `changeLeadMs`).
-    public func change(_ change: BreathChange, board: String) { self.change([(board, change)]) }
-
-    /// Changes the breath on each named board (each its own change: a strength each), all from one frame.
+    /// Changes the breath on each named board (each its own change: a strength each), all from one frame
+    /// (see `changeLeadMs`).
     public func change(_ changes: [(board: String, change: BreathChange)]) {
-        let frame = members.first.flatMap { commonFrame(atNs: $0.session.channel.clock.nowNs()) }
+        let frame = commonFrameNow
         for (board, change) in changes {
             for m in members where m.name == board { m.session.controls.send(change, notBeforeFrame: frame) }
         }
     }
+
+    /// The frame every board changes from for a change made now (on the first member's clock).
+    private var commonFrameNow: Int? { members.first.flatMap { commonFrame(atNs: $0.session.channel.clock.nowNs()) } }
 
     /// The frame every board changes from for a change made at host time `t`: the first frame due at
     /// `changeLeadMs` after it or later; nil before `play` or without a lead.
