@@ -122,8 +122,7 @@ extension Play {
             started.truth(k)?.judge(&result.boards[k].report)
         }
         let report = SeveralReport(boards: result.boards, places: places)
-        let failure = result.boards.first { $0.report.error != nil }.map { "board \($0.name): \($0.report.error!)" }
-        controls?.ended(report, error: failure)
+        controls?.ended(report, error: Self.failureLine(result))
         controls?.stop()
         if json {
             try printJSON(report)
