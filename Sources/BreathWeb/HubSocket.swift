@@ -35,30 +35,19 @@ final class PageQueue: @unchecked Sendable {
     private var closed = false
     private var waiter: CheckedContinuation<Void, Never>?
 
-    func send(_ line: String) {
-        let w: CheckedContinuation<Void, Never>? = lock.withLock {
-            if closed { return nil }
-            queue.append(line)
-            defer { waiter = nil }
-            return waiter
-        }
-        w?.resume()
-    }
+    func send(_ line: String) { wakingWriter(whileOpen: true) { queue.append(line) } }
 
     /// A protocol reply (pong, close), sent before any waiting event.
-    func reply(_ frame: WSFrame) {
-        let w: CheckedContinuation<Void, Never>? = lock.withLock {
-            if closed { return nil }
-            replies.append(frame)
-            defer { waiter = nil }
-            return waiter
-        }
-        w?.resume()
-    }
+    func reply(_ frame: WSFrame) { wakingWriter(whileOpen: true) { replies.append(frame) } }
 
-    func close() {
+    func close() { wakingWriter(whileOpen: false) { closed = true } }
+
+    /// Makes `change` under the lock (`whileOpen`: only if not closed, else nothing happens), then wakes the
+    /// writer if it waits (outside the lock).
+    private func wakingWriter(whileOpen: Bool, _ change: () -> Void) {
         let w: CheckedContinuation<Void, Never>? = lock.withLock {
-            closed = true
+            if whileOpen && closed { return nil }
+            change()
             defer { waiter = nil }
             return waiter
         }
