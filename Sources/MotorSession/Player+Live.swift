@@ -76,8 +76,10 @@ extension Player {
                     let count = min(size, line.framesPerMessage, sentEnd - at)
                     size *= 2
                     guard let (n, seq) = try sendMessage(from: at, count: count, replacing: true) else { break }
-                    let old = at - k + n <= held.count ? Array(held[(at - k)..<(at - k + n)]) : []
-                    if old.count == n && at < atRisk {
+                    // (Past a breath a finish shortened, the board may hold frames the plan no longer has:
+                    // only the frames still in it are known, and a block's record covers those.)
+                    let old = at - k < held.count ? Array(held[(at - k)..<min(at - k + n, held.count)]) : []
+                    if !old.isEmpty && at < atRisk {
                         edits.superseded.sent(seq: seq, first: at, old: old, change: id, now: now)
                         replacing = true
                     }

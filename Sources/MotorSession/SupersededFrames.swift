@@ -17,7 +17,8 @@
 ///     var expected: [UInt16] = [90, 91, 92]
 ///     superseded.patch(&expected, first: 1000)                  // [40, 41, 92]
 struct SupersededFrames {
-    /// One REPLACE block: its first frame and the values it replaced (the whole block's, in order).
+    /// One REPLACE block: its first frame and the values it replaced, in order (the whole block's, or its
+    /// first ones when a finish had shortened the breath: frames past its end are not the host's to know).
     struct Sent {
         var seq: UInt8
         var first: Int

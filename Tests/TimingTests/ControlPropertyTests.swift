@@ -142,6 +142,16 @@ enum ControlProperty {
         #expect(failures.isEmpty, "seeds \(failures.map(\.seed)): \(failures.first.map { "\($0)" } ?? "")")
     }
 
+    /// Seed 1795733474 (found by a CI run): a finish shortens the breath to 305 frames, and a pause 60 ms later
+    /// replaces frames 302-387, which the board already held. The first of them was output before the REPLACE
+    /// arrived, with the value the finish gave it; the host must know that value (the frames the plan still
+    /// has), or it reads the board's PLAYED block as 10 frames lost where none was.
+    @Test func aPauseJustAfterAFinishKeepsTheRecordOfWhatTheBoardHeld() {
+        let r = ControlProperty.run(seed: 1_795_733_474)
+        #expect(r.commands.suffix(2) == ["finishAfterThisBreath@3.44", "pause@3.50"], "the sequence this seed draws changed: \(r.commands)")
+        #expect(r.ok, "\(r)")
+    }
+
     /// The reported case: 3 cycles, seek to cycle 10, finish, pause, resume. The seek is refused; the rest
     /// plays cleanly.
     @Test func aSeekPastTheLastCycleIsRefused() throws {
