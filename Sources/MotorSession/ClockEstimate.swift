@@ -26,20 +26,33 @@ public struct ClockSample: Sendable {
     public var midNs: UInt64 { sentNs + rttNs / 2 }
 }
 
-/// board tick = anchorTick + (hostNs - anchorNs) * ticksPerNs.
+/// board tick = anchorTick + anchorFraction + (hostNs - anchorNs) * ticksPerNs.
 public struct ClockEstimate: Sendable {
     public var anchorNs: UInt64
     public var anchorTick: UInt64
+    /// The part of a tick beyond `anchorTick` the estimate puts at `anchorNs` (0 ..< 1). Kept rather than
+    /// rounded into `anchorTick`, so a tick computed from the estimate is rounded once, not twice (on a
+    /// CH340 or CP2102 link, whose exchanges pin the clock to about 2 µs, a second rounding is a fifth of it).
+    public var anchorFraction = 0.0
     public var ticksPerNs: Double
     public var nominalTicksPerNs: Double
 
+    public init(anchorNs: UInt64, anchorTick: UInt64, anchorFraction: Double = 0, ticksPerNs: Double, nominalTicksPerNs: Double) {
+        self.anchorNs = anchorNs
+        self.anchorTick = anchorTick
+        self.anchorFraction = anchorFraction
+        self.ticksPerNs = ticksPerNs
+        self.nominalTicksPerNs = nominalTicksPerNs
+    }
+
+    /// The board tick at host time `ns`, rounded to the nearest whole tick.
     public func tick(atHostNs ns: UInt64) -> UInt64 {
         let d = (Double(ns) - Double(anchorNs)) * ticksPerNs
-        return UInt64(max(0, (Double(anchorTick) + d).rounded()))
+        return UInt64(max(0, (Double(anchorTick) + (anchorFraction + d)).rounded()))
     }
 
     public func hostNs(atTick tick: UInt64) -> UInt64 {
-        UInt64(max(0, Double(anchorNs) + (Double(tick) - Double(anchorTick)) / ticksPerNs))
+        UInt64(max(0, Double(anchorNs) + (Double(tick) - Double(anchorTick) - anchorFraction) / ticksPerNs))
     }
 
     /// How fast the board clock runs against the host's, in parts per million (positive = fast).
@@ -115,7 +128,9 @@ public struct ClockTracker: Sendable {
         let (low, high) = recentEnvelopes(newest)
         let reference = newest.receivedNs
         let atReference = (low + high) / 2
-        return ClockEstimate(anchorNs: reference, anchorTick: UInt64(max(0, (Double(newest.tick) + atReference).rounded())),
+        let whole = atReference.rounded(.down)
+        let tick = Int64(newest.tick) + Int64(whole)
+        return ClockEstimate(anchorNs: reference, anchorTick: UInt64(max(0, tick)), anchorFraction: tick < 0 ? 0 : atReference - whole,
                              ticksPerNs: slope, nominalTicksPerNs: nominalTicksPerNs)
     }
 

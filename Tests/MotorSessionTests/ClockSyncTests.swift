@@ -32,6 +32,23 @@ import Testing
         #expect(sent == expected.map { UInt64($0) })
     }
 
+    /// The estimate keeps its part of a tick: exchanges that put a 1 MHz board clock's named tick 0.4 µs
+    /// after the middle of each exchange (each request sent 1 µs before, each reply back 0.2 µs after) give
+    /// 191 000.6 at the newest reply; 0.3 µs before that reply is 191 000.3, tick 191 000 (rounded into the
+    /// anchor first it was 191 001 - 0.3, tick 191 001).
+    @Test func theEstimateKeepsItsPartOfATick() {
+        var tracker = ClockTracker(clockHz: 1_000_000)
+        for k in 0..<20 as Range<UInt64> {
+            let tick = 1_000 + k * 10_000
+            tracker.add(ClockSample(sentNs: tick * 1_000 - 1_000, receivedNs: tick * 1_000 + 200, tick: tick))
+        }
+        let e = tracker.estimate()!
+        #expect(e.anchorNs == 191_000_200)
+        #expect(abs(Double(e.anchorTick) + e.anchorFraction - 191_000.6) < 0.001, "\(e.anchorTick) + \(e.anchorFraction)")
+        #expect(e.tick(atHostNs: 191_000_200 - 300) == 191_000)
+        #expect(e.hostNs(atTick: 191_001) == 191_000_600)
+    }
+
     /// Replies are matched by token: a reply to nothing outstanding (late, duplicated, from before a
     /// restart) is no sample.
     @Test func repliesMatchTheirRequests() {
