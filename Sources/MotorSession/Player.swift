@@ -71,7 +71,7 @@ public final class Player {
         line = LinePolicy(options: options, capacity: Int(prepared.info.bufferCapacity), format: prepared.config.dutyFormat)
         timing = StreamTiming(rate: options.frameRate, tracker: prepared.clock,
                               schedule: SyncSchedule(denseMs: options.denseSyncMs, denseS: options.denseSyncS, steadyMs: 0,
-                                                     steadyBurst: options.syncBurst),
+                                                     steadyBurst: options.syncBurst, fastMs: options.fastLinkSyncMs),
                               firstClockRequestNs: prepared.clock.samples.first?.sentNs, profile: options.linkProfile)
         evidence = BoardEvidence(clockHz: prepared.info.clockHz, rate: options.frameRate)
         outcome = PlayOutcome(prepareMs: Double(prepared.prepareNs) / 1e6)
