@@ -101,12 +101,7 @@ extension Player {
             try repair(from: stream.window.acked)
             stream.window.lastProgressNs = t
         }
-        // On a fast link a request due within half its spacing goes now, with the frames just sent: the host
-        // is awake for them anyway (one wake-up fewer, five a second at 250 Hz).
-        if stream.window.next > next, timing.fastLink,
-           timing.sync.nextDueNs < t + UInt64(timing.schedule.fastMs) * 500_000 {
-            timing.sync.dueNow(t)
-        }
+        if stream.window.next > next { timing.framesSent(at: t) }
         try syncClock(at: t)
         if elapsed(t, since: channel.lastWriteNs) > UInt64(heartbeatMs) * 1_000_000 {
             try channel.send(.heartbeat)

@@ -62,9 +62,10 @@ public struct SessionOptions: Sendable {
     /// known adapter keeps its spread request times, a slow link every request's time: ClockSync.followUp).
     /// The same exchanges a second for fewer wake-ups: at 2, three a pair instead of four. 1: one at a time.
     public var syncBurst = 2
-    /// On a fast, steady link whose adapter is not known (the slowest of the last 50 round trips under 2 ms:
-    /// a pseudo-terminal, a `sim-board`), steady exchanges go at least this far apart: each one pins the
-    /// clock to within a millisecond, and every exchange is two or three of the host's wake-ups. 0: `syncMs`.
+    /// On a fast, steady link whose adapter is not known (45 of the last 50 round trips under 2 ms: a
+    /// pseudo-terminal, a `sim-board`), steady exchanges go one at a time and at least this far apart: each
+    /// one pins the clock to within a millisecond, and every exchange is two of the host's wake-ups
+    /// (`StreamTiming.fastLink`). 0: `syncMs`, in bursts of `syncBurst`.
     public var fastLinkSyncMs = 45
     /// The host-to-board direction carries the breath and every repair: once the rate is learned, the host
     /// keeps its steady traffic there within `lineShare` of the line by spacing its CLOCK requests, up to
