@@ -14,21 +14,7 @@ import TimingBench
     static let fast = "latency=1ms,jitter=0.5ms,drift=500ppm"
 
     static func session(_ link: String, seed: UInt64, burst: Int, minutes: Double) throws -> (TimingResult, Player, SimWorld) {
-        var scenario = TimingScenario(impairments: try LinkImpairments.parse(link))
-        scenario.minutes = minutes
-        scenario.seed = seed
-        var options = SessionOptions()
-        options.syncBurst = burst
-        return try SimulatedSession.run(scenario, options: options, recordPlays: false)
-    }
-
-    /// The steady exchanges (from 4 s on) and how many of them went at the instant the reply before them
-    /// came in (virtual time: the same nanosecond).
-    static func steady(_ player: Player) -> (perSecond: Double, count: Int, followUps: Int) {
-        let samples = player.clockSamples.filter { $0.sentNs >= player.sessionStartNs + 4_000_000_000 }
-        let seconds = Double(samples.last!.sentNs - samples.first!.sentNs) / 1e9
-        let followUps = zip(samples, samples.dropFirst()).filter { $1.sentNs == $0.receivedNs }.count
-        return (Double(samples.count) / seconds, samples.count, followUps)
+        try ClockRuleSession.run(link, seed: seed, minutes: minutes) { $0.syncBurst = burst }
     }
 
     /// Past the dense start, pairs: every second request goes at the instant the first's reply came in,
@@ -36,7 +22,7 @@ import TimingBench
     /// board's true clock (the request reached it after it was sent, the reply left it before it came in).
     @Test func pairsKeepTheExchangeRateAndBoundTheTrueClock() throws {
         let (_, player, world) = try Self.session(Self.fast, seed: 2, burst: 2, minutes: 0.5)
-        let s = Self.steady(player)
+        let s = ClockRuleSession.steady(player)
         print("seed 2: \(s.count) steady exchanges, \(s.perSecond)/s, \(s.followUps) sent on the reply before")
         #expect(abs(s.perSecond - 50) <= 3, "\(s.perSecond) exchanges a second")
         #expect(Double(s.followUps) >= 0.45 * Double(s.count), "\(s.followUps) of \(s.count) followed a reply at once")

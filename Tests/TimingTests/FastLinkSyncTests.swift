@@ -13,28 +13,15 @@ import TimingBench
     static let fast = "latency=0.3ms,jitter=0.2ms,drift=500ppm"
 
     static func session(_ link: String, seed: UInt64, fastMs: Int, minutes: Double) throws -> (TimingResult, Player) {
-        var scenario = TimingScenario(impairments: try LinkImpairments.parse(link))
-        scenario.minutes = minutes
-        scenario.seed = seed
-        var options = SessionOptions()
-        options.fastLinkSyncMs = fastMs
-        let (result, player, _) = try SimulatedSession.run(scenario, options: options, recordPlays: false)
+        let (result, player, _) = try ClockRuleSession.run(link, seed: seed, minutes: minutes) { $0.fastLinkSyncMs = fastMs }
         return (result, player)
-    }
-
-    /// The exchanges from 4 s after the first frame on (the dense start is over), a second, and how many went
-    /// at the instant the reply before them came in (a pair's second request).
-    static func steady(_ player: Player) -> (perSecond: Double, followUps: Int) {
-        let samples = player.clockSamples.filter { $0.sentNs >= player.sessionStartNs + 4_000_000_000 }
-        let seconds = Double(samples.last!.sentNs - samples.first!.sentNs) / 1e9
-        return (Double(samples.count) / seconds, zip(samples, samples.dropFirst()).filter { $1.sentNs == $0.receivedNs }.count)
     }
 
     /// One request every 45 ms (22 a second, none sent at a reply), where the rule off gives pairs, 50 a
     /// second; every request is then the keep-alive too (the host writes at least every 50 ms).
     @Test func aFastLinkExchangesEvery45Ms() throws {
-        let sparse = Self.steady(try Self.session(Self.fast, seed: 3, fastMs: 45, minutes: 0.5).1)
-        let off = Self.steady(try Self.session(Self.fast, seed: 3, fastMs: 0, minutes: 0.5).1)
+        let sparse = ClockRuleSession.steady(try Self.session(Self.fast, seed: 3, fastMs: 45, minutes: 0.5).1)
+        let off = ClockRuleSession.steady(try Self.session(Self.fast, seed: 3, fastMs: 0, minutes: 0.5).1)
         print("fast link, seed 3: \(sparse.perSecond)/s (\(sparse.followUps) at a reply); rule off \(off.perSecond)/s (\(off.followUps) at a reply)")
         #expect(abs(sparse.perSecond - 1000.0 / 45) <= 1, "\(sparse.perSecond) exchanges a second")
         #expect(sparse.followUps == 0)
