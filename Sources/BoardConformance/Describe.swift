@@ -27,6 +27,7 @@ extension BoardMessage {
         switch self {
         case .info(let i): "INFO \(i.displayName)\(i.revision.map { " revision 1.\($0)" } ?? "")"
         case .clock(let token, let tick): "CLOCK token \(token) tick \(tick)"
+        case .clockHeld(let token, let tick, let held): "CLOCK token \(token) tick \(tick) held \(held)"
         case .status(let s): s.brief
         case .nak(let n): n.brief
         case .played(let p): p.brief

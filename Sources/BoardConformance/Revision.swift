@@ -26,6 +26,8 @@ public struct Revision: Comparable, Sendable, CustomStringConvertible {
     public static let r1_2 = Revision(2)
     /// STATUS appends `rx_lost_bytes` for a host that named revision 1.3 or later.
     public static let r1_3 = Revision(3)
+    /// CLOCK_REQ's `hold_ms`: the board holds the request that long, and answers with the ticks it held it.
+    public static let r1_4 = Revision(4)
     /// The revision this code implements.
     public static let current = Revision(Wire.revision)
 

@@ -129,7 +129,7 @@ public final class Rig {
         switch message {
         case .status(let s): return s.ackSeq == seq
         case .nak(let n): return n.refSeq == seq
-        case .info, .clock, .limits: return true  // LIMITS answers LIMITS_REQ, the one request it answers
+        case .info, .clock, .clockHeld, .limits: return true  // LIMITS answers LIMITS_REQ, the one request it answers
         case .played: return false
         }
     }

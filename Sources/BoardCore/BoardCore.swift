@@ -52,6 +52,8 @@ public struct BoardCore<Port: MotorPort> {
     /// overflows), since boot, wrapping: the board's hardware layer keeps it current. Reported in STATUS
     /// to a host of revision 1.3 or later (section 10).
     public var rxLostBytes: UInt32 = 0
+    /// A CLOCK_REQ with `hold_ms` (revision 1.4) waiting for its answer: `service` answers it at `due`.
+    public internal(set) var heldClock: HeldClock?
 
     /// A board with `limits` should also set `Info.capLimits` in `info`: it answers LIMITS_REQ either way.
     public init(port: Port, info: Info, outputLeadTicks: UInt64 = 0, limits: Limits? = nil) {
@@ -124,9 +126,11 @@ public struct BoardCore<Port: MotorPort> {
         switch message {
         case .hello:
             hostRevision = nil  // a host that does not name its revision reads revision 1.1 payloads
+            heldClock = nil  // a new host: a request held for the last one is not answered
             outbox.push(.info(info))
         case .helloRevision(let r):
             hostRevision = r
+            heldClock = nil
             var announced = info
             announced.revision = Wire.revision  // its extension laid out for min(r, Wire.revision)
             outbox.push(.info(announced))
@@ -140,6 +144,11 @@ public struct BoardCore<Port: MotorPort> {
             }
         case .clockRequest(let token):
             outbox.push(.clock(token: token, tick: now))
+        case .clockRequestHeld(let token, let holdMs):
+            answerHeldClock(now: now)  // one held at a time: the one still waiting is answered now
+            let hold = UInt64(holdMs) * UInt64(info.clockHz) / 1000
+            heldClock = HeldClock(token: token, arrived: now, due: now + hold)
+            if hold == 0 { answerHeldClock(now: now) }
         case .configure(let c):
             if let reason = rejection(of: c) {
                 outbox.push(.nak(Nak(code: .badConfig, refSeq: seq, refType: MessageType.configure.rawValue,
@@ -181,6 +190,13 @@ public struct BoardCore<Port: MotorPort> {
             }
             outbox.push(.status(status(ackSeq: seq, now: now)))
         }
+    }
+
+    /// Answers the held CLOCK_REQ, if any: the tick now and the ticks since it arrived.
+    mutating func answerHeldClock(now: UInt64) {
+        guard let h = heldClock else { return }
+        heldClock = nil
+        outbox.push(.clockHeld(token: h.token, tick: now, heldTicks: UInt32(truncatingIfNeeded: min(now - h.arrived, UInt64(UInt32.max)))))
     }
 
     /// Why a CONFIGURE cannot be done (NAK detail), or nil if it can.
@@ -256,4 +272,12 @@ public struct BoardCore<Port: MotorPort> {
                       failsafeTrips: failsafeTrips, tick: now, output: outputs.level(at: now),
                       rxLostBytes: min(hostRevision ?? 0, Wire.revision) >= Status.lostBytesRevision ? rxLostBytes : nil)
     }
+}
+
+/// A CLOCK_REQ the board holds before answering (revision 1.4, `hold_ms`): its token, the tick it arrived,
+/// and the tick its answer is due.
+public struct HeldClock: Sendable, Equatable {
+    public let token: UInt32
+    public let arrived: UInt64
+    public let due: UInt64
 }

@@ -76,13 +76,28 @@ struct ClockSync {
         return token
     }
 
+    /// The token of a request the board is to hold `holdNs` before answering (revision 1.4), sent at `now`
+    /// as the last reply came in: the next request goes with its reply, so each exchange costs the host one
+    /// wake-up. Should the reply be lost, a plain request is due `holdNs` after it was expected.
+    mutating func heldRequest(at now: UInt64, holdNs: UInt64, lineIdle: Bool = false) -> UInt32 {
+        followUpsLeft = 0
+        let token = nextToken
+        nextToken &+= 1
+        outstanding[token] = (now, lineIdle, 0)
+        nextDueNs = now + 2 * holdNs
+        return token
+    }
+
     /// The sample a reply completes (nil for a reply to nothing outstanding: late, duplicated or stale).
-    /// `alone`: the reply was the only message in its read (no other bytes shared its packet).
-    mutating func reply(token: UInt32, tick: UInt64, at now: UInt64, alone: Bool = false) -> ClockSample? {
+    /// `alone`: the reply was the only message in its read (no other bytes shared its packet). `heldTicks`:
+    /// how long the board held the request before answering (revision 1.4), taken off the round trip at
+    /// the fitted rate (at 45 ms and a rate known to 10 ppm, 0.45 µs).
+    mutating func reply(token: UInt32, tick: UInt64, heldTicks: UInt32 = 0, at now: UInt64, alone: Bool = false) -> ClockSample? {
         followUpsLeft = 0
         guard let sent = outstanding.removeValue(forKey: token) else { return nil }
         followUpsLeft = sent.more
-        var sample = ClockSample(sentNs: sent.sent, receivedNs: now, tick: tick)
+        let heldNs = UInt64((Double(heldTicks) / tracker.slope).rounded())
+        var sample = ClockSample(sentNs: min(sent.sent + heldNs, now), receivedNs: now, tick: tick)
         if let link {
             (sample.minToBoardNs, sample.minToHostNs) = link.minima(lineWasIdle: sent.idle, replyAlone: alone)
         }

@@ -31,9 +31,9 @@ extension Player {
         timing.sync.tracker.offsetWindowS = ClockTracker.defaultOffsetWindowS.lowerBound...(ClockTracker.defaultOffsetWindowS.upperBound * scale)
     }
 
-    func clockReply(token: UInt32, tick: UInt64) throws(SessionError) {
+    func clockReply(token: UInt32, tick: UInt64, heldTicks: UInt32 = 0) throws(SessionError) {
         let alone = channel.lastReceiveAlone
-        guard let sample = timing.sync.reply(token: token, tick: tick, at: now, alone: alone) else { return }
+        guard let sample = timing.sync.reply(token: token, tick: tick, heldTicks: heldTicks, at: now, alone: alone) else { return }
         line.health.rttUs = Double(sample.rttNs) / 1000
         // The next request of a burst goes now, while the host is awake for this reply anyway, rather than at
         // its own time (before a re-timing START, which would otherwise be on the line ahead of it).

@@ -30,6 +30,8 @@ extension Player {
             notePlayed(p)
         case .clock(let token, let tick):
             try clockReply(token: token, tick: tick)
+        case .clockHeld(let token, let tick, let held):
+            try clockReply(token: token, tick: tick, heldTicks: held)
         case .info:
             throw .boardLost("the board restarted")
         case .limits:

@@ -5,16 +5,22 @@
 public enum BoardMessage: Sendable, Equatable {
     case info(Info)
     case clock(token: UInt32, tick: UInt64)
+    /// The answer to a CLOCK_REQ with `hold_ms` (revision 1.4): `tick` when the answer was made, `heldTicks`
+    /// from the request's arrival to `tick` (so the request arrived at `tick - heldTicks`).
+    case clockHeld(token: UInt32, tick: UInt64, heldTicks: UInt32)
     case status(Status)
     case nak(Nak)
     case played(Played)
     /// Answer to LIMITS_REQ (boards with `Info.capLimits`).
     case limits(Limits)
 
+    /// The revision whose boards answer a CLOCK_REQ with `hold_ms` (`clockHeld`): 1.4.
+    public static let clockHoldRevision: UInt8 = 4
+
     public var type: MessageType {
         switch self {
         case .info: .info
-        case .clock: .clock
+        case .clock, .clockHeld: .clock
         case .status: .status
         case .nak: .nak
         case .played: .played
@@ -45,6 +51,10 @@ public enum BoardMessage: Sendable, Equatable {
         case .clock(let token, let tick):
             p.appendLE32(token)
             p.appendLE64(tick)
+        case .clockHeld(let token, let tick, let held):
+            p.appendLE32(token)
+            p.appendLE64(tick)
+            p.appendLE32(held)
         case .status(let s):
             p.append(s.state.rawValue)
             p.append(s.ackSeq)
@@ -117,6 +127,10 @@ public enum BoardMessage: Sendable, Equatable {
                               maxFrameRateHz: p.le16(at: 11), clockHz: p.le32(at: 13),
                               uniqueID: p.le64(at: 17), lraResonanceDeciHz: p.le16(at: 25), name: name, revision: revision))
         case .clock:
+            if p.count == 16 {  // revision 1.4: the answer to a held request
+                self = .clockHeld(token: p.le32(at: 0), tick: p.le64(at: 4), heldTicks: p.le32(at: 12))
+                return
+            }
             try need(12)
             self = .clock(token: p.le32(at: 0), tick: p.le64(at: 4))
         case .status:

@@ -9,6 +9,10 @@ public enum HostMessage: Sendable, Equatable {
     case helloRevision(UInt8)
     case configure(Configure)
     case clockRequest(token: UInt32)
+    /// CLOCK_REQ with `hold_ms` (revision 1.4): the board answers `holdMs` ms after the request arrived, with
+    /// the ticks it held it (`BoardMessage.clockHeld`), so a host can send each request as the last answer
+    /// comes in. Only to a board that announced revision 1.4 or later (protocol.md section 4).
+    case clockRequestHeld(token: UInt32, holdMs: UInt8)
     case frames(FramesBlock)
     case start(Start)
     /// Stop before frame `atIndex` plays; `HostMessage.stopNow` stops at once.
@@ -26,7 +30,7 @@ public enum HostMessage: Sendable, Equatable {
         switch self {
         case .hello, .helloRevision: .hello
         case .configure: .configure
-        case .clockRequest: .clockRequest
+        case .clockRequest, .clockRequestHeld: .clockRequest
         case .frames: .frames
         case .start: .start
         case .stop: .stop
@@ -53,6 +57,9 @@ public enum HostMessage: Sendable, Equatable {
             p.appendLE16(c.reportEvery)
         case .clockRequest(let token):
             p.appendLE32(token)
+        case .clockRequestHeld(let token, let holdMs):
+            p.appendLE32(token)
+            p.append(holdMs)
         case .frames(let f), .replace(let f):
             p.appendLE32(f.firstIndex)
             p.append(f.format.rawValue)
@@ -103,6 +110,10 @@ public enum HostMessage: Sendable, Equatable {
                                         failsafeMs: p.le16(at: 3), lraResonanceDeciHz: p.le16(at: 5),
                                         flags: p[7], reportEvery: p.le16(at: 8)))
         case .clockRequest:
+            if p.count == 5 {  // revision 1.4: hold_ms
+                self = .clockRequestHeld(token: p.le32(at: 0), holdMs: p[4])
+                return
+            }
             try need(4)
             self = .clockRequest(token: p.le32(at: 0))
         case .frames, .replace:

@@ -4,9 +4,9 @@
 /// Numbers fixed by protocol.md, section "Frame layout" and "Messages".
 public enum Wire {
     public static let version: UInt8 = 1
-    /// The revision of version 1 this code implements (protocol.md section 10): 3 is revision 1.3.
+    /// The revision of version 1 this code implements (protocol.md section 10): 4 is revision 1.4.
     /// Announced in INFO's extension to a host that asks with HELLO's `host_revision` byte.
-    public static let revision: UInt8 = 3
+    public static let revision: UInt8 = 4
     /// Header bytes before the payload: version, type, seq, length.
     public static let headerSize = 4
     public static let crcSize = 2

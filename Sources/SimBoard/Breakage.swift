@@ -26,6 +26,9 @@ public enum Breakage: String, Sendable, CaseIterable {
     /// A board written to revision 1.0: it announces no revision and lacks what 1.1 added (no unsolicited
     /// STATUS when playback ends by itself, wrong payload sizes not counted).
     case revision10 = "revision-1.0"
+    /// A held CLOCK_REQ (revision 1.4) is answered with half the ticks it was held (a firmware that counts
+    /// the hold from the wrong moment): the host would place the request's arrival 22 ms late at 45 ms.
+    case heldHalved = "held-halved"
 
     /// What the broken board sends instead of `message` (nil: nothing), given what it knows (`context`).
     func rewrite(_ message: BoardMessage, _ context: BreakageContext) -> BoardMessage? {
@@ -44,6 +47,8 @@ public enum Breakage: String, Sendable, CaseIterable {
         case (.payloadSizeUncounted, .status(var s)):
             s.rxOtherErrors &-= context.payloadErrors
             return .status(s)
+        case (.heldHalved, .clockHeld(let token, let tick, let held)):
+            return .clockHeld(token: token, tick: tick, heldTicks: held / 2)
         case (.revision10, .info(var i)):
             i.revision = nil
             return .info(i)

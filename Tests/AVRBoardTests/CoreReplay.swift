@@ -58,7 +58,7 @@ enum CoreReplay {
         case .limits(let l):
             return "LIMITS ceiling \(l.ceilingLevel) overdrive \(l.overdriveMs) recovery \(l.recoveryMs)"
                 + " available \(l.availableMs) rated \(l.ratedMillivolts) supply \(l.supplyMillivolts)"
-        case .info, .clock: return nil
+        case .info, .clock, .clockHeld: return nil
         }
     }
 

@@ -104,6 +104,25 @@ import Testing
         #expect(throws: WireError.badPayload(.status)) { try BoardMessage(Packet(type: 0x84, seq: 0, payload: fixed(new + [1]))) }
     }
 
+    /// CLOCK_REQ is 4 bytes, or 5 with revision 1.4's hold_ms; CLOCK is 12, or 16 with its held ticks; nothing else.
+    @Test func clockSizesAreExact() throws {
+        func request(_ bytes: [UInt8]) throws(WireError) -> HostMessage {
+            try HostMessage(Packet(type: MessageType.clockRequest.rawValue, seq: 0, payload: fixed(bytes)))
+        }
+        func answer(_ bytes: [UInt8]) throws(WireError) -> BoardMessage {
+            try BoardMessage(Packet(type: MessageType.clock.rawValue, seq: 0, payload: fixed(bytes)))
+        }
+        #expect(try request([4, 3, 2, 1]) == .clockRequest(token: 0x0102_0304))
+        #expect(try request([4, 3, 2, 1, 200]) == .clockRequestHeld(token: 0x0102_0304, holdMs: 200))
+        #expect(throws: WireError.badPayload(.clockRequest)) { try request([4, 3, 2, 1, 200, 0]) }
+        let tick: [UInt8] = [1, 0, 0, 0, 0, 0, 0, 0]
+        #expect(try answer([4, 3, 2, 1] + tick) == .clock(token: 0x0102_0304, tick: 1))
+        #expect(try answer([4, 3, 2, 1] + tick + [0x10, 0, 0, 0]) == .clockHeld(token: 0x0102_0304, tick: 1, heldTicks: 16))
+        for n in [13, 14, 15, 17] {
+            #expect(throws: WireError.badPayload(.clock)) { try answer(Array(repeating: 1, count: n)) }
+        }
+    }
+
     @Test func framesRejectsBadCountsAndFormats() {
         func frames(_ bytes: [UInt8]) throws(WireError) -> HostMessage {
             try HostMessage(Packet(type: MessageType.frames.rawValue, seq: 0, payload: fixed(bytes)))

@@ -8,7 +8,7 @@
 
 // Frame layout (protocol.md section 2; Wire).
 #define WIRE_VERSION 1
-#define WIRE_REVISION_MAX 3
+#define WIRE_REVISION_MAX 4
 #define WIRE_HEADER_SIZE 4
 #define WIRE_CRC_SIZE 2
 #define WIRE_MAX_PAYLOAD 240
