@@ -20,10 +20,20 @@ struct ClockSync {
     private var nextToken: UInt32 = 1_000
     /// When the next request is due.
     private(set) var nextDueNs: UInt64 = 0
+    /// How many of the last 50 round trips took under `fastRoundTripNs` (counted as each reply comes in, not
+    /// at every turn of the loop that asks: `StreamTiming.fastLink`).
+    private(set) var fastRoundTrips = 0
+    /// A round trip this short is a fast link's (`StreamTiming.fastLink`).
+    static let fastRoundTripNs: UInt64 = 2_000_000
 
     init(tracker: ClockTracker, profile: LinkProfile? = nil) {
         self.tracker = tracker
         link = profile.map(LinkAwareSync.init)
+        countFastRoundTrips()
+    }
+
+    private mutating func countFastRoundTrips() {
+        fastRoundTrips = tracker.recentRoundTrips.lazy.filter { $0 < Self.fastRoundTripNs }.count
     }
 
     /// A fresh tracker after the board was prepared again (its clock restarted).
@@ -31,6 +41,7 @@ struct ClockSync {
         self.tracker = tracker
         outstanding.removeAll()
         followUpsLeft = 0
+        countFastRoundTrips()
     }
 
     /// Whether a request sent in the last second is still unanswered (its reply must be read as it comes).
@@ -102,6 +113,7 @@ struct ClockSync {
             (sample.minToBoardNs, sample.minToHostNs) = link.minima(lineWasIdle: sent.idle, replyAlone: alone)
         }
         tracker.add(sample)
+        countFastRoundTrips()
         return sample
     }
 }

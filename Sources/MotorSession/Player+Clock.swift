@@ -36,9 +36,13 @@ extension Player {
         guard let sample = timing.sync.reply(token: token, tick: tick, heldTicks: heldTicks, at: now, alone: alone) else { return }
         line.health.rttUs = Double(sample.rttNs) / 1000
         // The next request of a burst goes now, while the host is awake for this reply anyway, rather than at
-        // its own time (before a re-timing START, which would otherwise be on the line ahead of it).
+        // its own time (before a re-timing START, which would otherwise be on the line ahead of it). To a
+        // board that holds requests, on a fast link, it always goes now, held until it is due.
         let t = now
-        if let next = timing.clockFollowUp(at: t, lineIdle: lineIdle(at: t)) {
+        if let hold = timing.holdMs(at: t) {
+            let next = timing.sync.heldRequest(at: t, holdNs: UInt64(hold) * 1_000_000, lineIdle: lineIdle(at: t))
+            try channel.send(.clockRequestHeld(token: next, holdMs: UInt8(hold)))
+        } else if let next = timing.clockFollowUp(at: t, lineIdle: lineIdle(at: t)) {
             try channel.send(.clockRequest(token: next))
         }
         try? retimeIfNeeded()

@@ -82,10 +82,14 @@ extension Player {
         let targetFrames = line.targetFrames
         let next = stream.window.next
         let due = playing + targetFrames - next
+        // While the board holds CLOCK requests, the loop wakes for each answer and for what the board sends
+        // meanwhile, and seldom at its own times: a batch that falls due before the next answer goes now, at a
+        // wake-up the loop has anyway (five fewer a second at 250 Hz).
+        let ahead = timing.holdMs(at: t).map { $0 * timing.rate / 1000 } ?? 0
         if next < playing + targetFrames / 2 {
             try sendFrames(upTo: playing + targetFrames)
-        } else if due >= batch {
-            try sendFrames(upTo: next + due / batch * batch)
+        } else if due + ahead >= batch {
+            try sendFrames(upTo: next + (due + ahead) / batch * batch)
         }
         // On a line that corrupts frames, send the previous batch once more as well: a frame is then lost
         // only if both copies are (at 40 % message loss: 16 %), and repairs have far less to do.

@@ -79,8 +79,13 @@ public final class Player {
         let channel = self.channel
         controls.wake = { channel.link.wake() }
         timing.schedule.steadyMs = line.steadySyncMs
+        timing.boardHolds = boardHoldsRequests
         keepExchangesLonger(spacingMs: line.steadySyncMs)
     }
+
+    /// Whether the session asks the board to hold CLOCK requests (`SessionOptions.holdClockRequests`; the
+    /// board announced revision 1.4 or later at prepare).
+    var boardHoldsRequests: Bool { options.holdClockRequests && (prepared.info.revision ?? 0) >= BoardMessage.clockHoldRevision }
 
     /// The current board clock estimate.
     public var clockEstimate: ClockEstimate? { timing.sync.tracker.estimate() }

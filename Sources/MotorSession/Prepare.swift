@@ -118,8 +118,12 @@ extension BoardChannel {
     /// trips (the HELLO exchange measures one), so a noisy line costs retries, not timeouts.
     public func prepare(options o: SessionOptions) throws(SessionError) -> Prepared {
         let t0 = clock.nowNs()
-        let info = try hello(timeoutMs: o.helloTimeoutMs)
+        let plain = try hello(timeoutMs: o.helloTimeoutMs)
         let helloNs = clock.nowNs() - t0
+        // The board's revision (section 10): a board of revision 1.4 holds CLOCK requests when asked
+        // (`holdClockRequests`). One more round trip; a board that announces none (revision 1.0) costs three
+        // of them, at least 100 ms.
+        let info = try announcedInfo(timeoutMs: min(o.replyTimeoutMs, max(100, Int(min(helloNs, 100_000_000) / 1_000_000) * 3))) ?? plain
         guard o.frameRate >= Int(info.minFrameRateHz), o.frameRate <= Int(info.maxFrameRateHz) else {
             throw .incompatible("frame rate \(o.frameRate) Hz is outside the board's \(info.minFrameRateHz)...\(info.maxFrameRateHz) Hz")
         }

@@ -67,6 +67,10 @@ public struct SessionOptions: Sendable {
     /// one pins the clock to within a millisecond, and every exchange is two of the host's wake-ups
     /// (`StreamTiming.fastLink`). 0: `syncMs`, in bursts of `syncBurst`.
     public var fastLinkSyncMs = 45
+    /// There, a board of revision 1.4 or later holds each request `fastLinkSyncMs` before answering
+    /// (CLOCK_REQ's `hold_ms`), and the host sends the next request as each answer comes in: one wake-up
+    /// per exchange instead of two (`StreamTiming.holdMs`). false: requests at the host's own times.
+    public var holdClockRequests = true
     /// The host-to-board direction carries the breath and every repair: once the rate is learned, the host
     /// keeps its steady traffic there within `lineShare` of the line by spacing its CLOCK requests, up to
     /// `sparsestSyncMs` apart. Where even that would not fit (the frames alone nearly fill the share: i16 at

@@ -76,18 +76,25 @@ struct StreamTiming {
         UInt64((e.ticksPerNs * 1e9 / Double(rate) * 4_294_967_296).rounded())
     }
 
-    /// Round trips on a fast link: 45 of the last 50 under this.
-    static let fastRoundTripNs: UInt64 = 2_000_000
-
     /// Whether the link is fast and steady: an adapter the session does not know (a pseudo-terminal, a
     /// `sim-board`, a board whose USB bridge was not recognised) on which 45 of the last 50 round trips took
-    /// under 2 ms (not all 50: on a busy machine a pty's trip now and then takes a few ms, and the rule went
+    /// under 2 ms (`ClockSync.fastRoundTripNs`) (not all 50: on a busy machine a pty's trip now and then takes a few ms, and the rule went
     /// off for seconds). Each exchange then pins the board's clock to within a millisecond, where on the
     /// benchmark's 16 ± 8 ms link only the rare fast one tells much: fewer of them serve as well
     /// (`SyncSchedule.fastMs`). A known adapter keeps the spacing its hold was measured with.
     var fastLink: Bool {
-        guard sync.link == nil, schedule.fastMs > schedule.steadyMs, sync.tracker.samples.count >= 50 else { return false }
-        return sync.tracker.recentRoundTrips.lazy.filter { $0 < Self.fastRoundTripNs }.count >= 45
+        sync.link == nil && schedule.fastMs > schedule.steadyMs && sync.tracker.samples.count >= 50 && sync.fastRoundTrips >= 45
+    }
+
+    /// The board holds a CLOCK_REQ before answering when asked (it announced revision 1.4: `hold_ms`).
+    var boardHolds = false
+
+    /// How long the board is to hold the next request, sent at `t` as a reply came in: on a fast link
+    /// (`fastLink`) once steady, to a board that holds, `fastMs` (the exchange then takes the hold plus a
+    /// round trip under 2 ms, within the 50 ms keep-alive); nil otherwise.
+    func holdMs(at t: UInt64) -> Int? {
+        guard boardHolds, schedule.fastMs > 0, !schedule.dense(at: t, sessionStartNs: sessionStartNs), fastLink else { return nil }
+        return min(schedule.fastMs, Int(UInt8.max))
     }
 
     /// The token of the next request of a burst, sent early at `t` as a reply came in (see `ClockSync.followUp`).

@@ -84,6 +84,8 @@ public final class SimWorld: @unchecked Sendable {
     /// Sees every host write (one message each) with the world's time; returning false loses it on the
     /// line. For tests that lose one chosen message, or watch what the host sends.
     public var hostWriteFilter: ((_ atNs: UInt64, _ bytes: [UInt8]) -> Bool)?
+    /// Sees every read of the host that returns bytes, with the world's time (the host woke for them).
+    public var hostReadObserver: ((_ atNs: UInt64, _ bytes: [UInt8]) -> Void)?
     /// Times the board booted again after the first boot (reboots, unplugs).
     public private(set) var boots = 0
     /// Bytes put on the line each way (before the impairments), counted by the line, not by either end.
@@ -460,6 +462,7 @@ public final class SimWorld: @unchecked Sendable {
                 toHost.removeFirst()
                 out += first.bytes
             }
+            if !out.isEmpty { hostReadObserver?(now, out) }
             return out
         }
     }

@@ -13,7 +13,10 @@ import TimingBench
     static let fast = "latency=0.3ms,jitter=0.2ms,drift=500ppm"
 
     static func session(_ link: String, seed: UInt64, fastMs: Int, minutes: Double) throws -> (TimingResult, Player) {
-        let (result, player, _) = try ClockRuleSession.run(link, seed: seed, minutes: minutes) { $0.fastLinkSyncMs = fastMs }
+        let (result, player, _) = try ClockRuleSession.run(link, seed: seed, minutes: minutes) {
+            $0.fastLinkSyncMs = fastMs
+            $0.holdClockRequests = false  // the rule for a board that does not hold requests (HeldClockSessionTests)
+        }
         return (result, player)
     }
 
