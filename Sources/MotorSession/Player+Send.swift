@@ -152,7 +152,7 @@ extension Player {
             let sentNs = stream.window.sentAgoNs(stream.window.acked, now: t).map { t - $0 } ?? 0
             due = min(due, max(stream.window.lastProgressNs, sentNs) + UInt64(options.retransmitTimeoutMs) * 1_000_000)
         }
-        if stream.end.stopSent { due = min(due, t + 10_000_000) }  // watching for the board clock to pass the end
+        if let check = endCheckNs { due = min(due, max(check, t + 1_000_000)) }  // the board clock passing the end
         if let release = nextEventReleaseNs { due = min(due, release) }
         let ms = Int((elapsed(due, since: t) + 999_999) / 1_000_000)
         return min(50, max(1, ms))
