@@ -118,12 +118,8 @@ extension BoardChannel {
     /// trips (the HELLO exchange measures one), so a noisy line costs retries, not timeouts.
     public func prepare(options o: SessionOptions) throws(SessionError) -> Prepared {
         let t0 = clock.nowNs()
-        let plain = try hello(timeoutMs: o.helloTimeoutMs)
+        var info = try hello(timeoutMs: o.helloTimeoutMs)
         let helloNs = clock.nowNs() - t0
-        // The board's revision (section 10): a board of revision 1.4 holds CLOCK requests when asked
-        // (`holdClockRequests`). One more round trip; a board that announces none (revision 1.0) costs three
-        // of them, at least 100 ms.
-        let info = try announcedInfo(timeoutMs: min(o.replyTimeoutMs, max(100, Int(min(helloNs, 100_000_000) / 1_000_000) * 3))) ?? plain
         guard o.frameRate >= Int(info.minFrameRateHz), o.frameRate <= Int(info.maxFrameRateHz) else {
             throw .incompatible("frame rate \(o.frameRate) Hz is outside the board's \(info.minFrameRateHz)...\(info.maxFrameRateHz) Hz")
         }
@@ -138,6 +134,15 @@ extension BoardChannel {
         let configured = try configure(config, timeoutMs: retryMs, attempts: max(10, 6 * o.replyTimeoutMs / retryMs))
         let limits = info.capabilities & Info.capLimits != 0 ? try self.limits(timeoutMs: retryMs) : nil
         let tracker = try syncClock(clockHz: info.clockHz, options: o, retryMs: retryMs, preparedSince: t0 + helloNs)
+        // The board's revision (section 10), asked only where the session may use it: a board of revision 1.4
+        // holds CLOCK requests on a fast link whose adapter the session does not know (`holdClockRequests`,
+        // `StreamTiming.fastLink`). Asking costs a round trip (three, at least 100 ms, for a board that announces
+        // none), and a board of revision 1.3 or later then sends STATUS 4 bytes longer (`rx_lost_bytes`): asked
+        // on every link, the FTDI model's p99 schedule error (16 ms timer, seeds 1-20) went from 173 to 262 µs.
+        if o.linkProfile == nil && tracker.minRTTNs < ClockSync.fastRoundTripNs,
+           let announced = try announcedInfo(timeoutMs: retryMs) {
+            info = announced
+        }
         return Prepared(info: info, config: config, clock: tracker, prepareNs: self.clock.nowNs() - t0,
                         configuredTick: configured.tick, limits: limits)
     }
