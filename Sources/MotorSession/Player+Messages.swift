@@ -32,6 +32,8 @@ extension Player {
             try clockReply(token: token, tick: tick)
         case .clockHeld(let token, let tick, let held):
             try clockReply(token: token, tick: tick, heldTicks: held)
+        case .info(let i) where i.revision != nil:
+            break  // a late answer to prepare's HELLO naming this host's revision (a board boots with plain INFO)
         case .info:
             throw .boardLost("the board restarted")
         case .limits:

@@ -190,7 +190,7 @@ final class SocketClient {
         p.waitUntilExit()
         #expect(p.terminationStatus == 0)
         let lines = text.split(separator: "\n")
-        #expect(lines.first?.hasPrefix("prepared") == true)
+        #expect(lines.first?.hasPrefix("prepared") == true, "\(text)")
         #expect(lines.contains { $0.hasPrefix("applied intensity") })
         #expect(lines.filter { $0.hasPrefix("applied finish") }.count == 1)
         #expect(lines.last?.hasPrefix("finished") == true, "\(text)")
