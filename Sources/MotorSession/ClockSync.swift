@@ -58,10 +58,8 @@ struct ClockSync {
     /// `burst - 1` after it, each of which may go early, at the reply before it (`followUp`).
     mutating func request(at now: UInt64, intervalNs: UInt64, lineIdle: Bool = false, burst: Int = 1) -> UInt32? {
         guard now >= nextDueNs else { return nil }
-        let token = nextToken
-        nextToken &+= 1
         if outstanding.count > 64 { outstanding = outstanding.filter { elapsed(now, since: $0.value.sent) < 2_000_000_000 } }
-        outstanding[token] = (now, lineIdle, max(0, burst - 1))
+        let token = issue(at: now, lineIdle: lineIdle, more: max(0, burst - 1))
         nextDueNs = link?.due(after: now, intervalNs: intervalNs, k: UInt64(token)) ?? now + intervalNs
         return token
     }
@@ -80,9 +78,7 @@ struct ClockSync {
         defer { followUpsLeft = 0 }
         guard followUpsLeft > 0, link == nil, now < nextDueNs,
               let slowest = tracker.recentRoundTrips.max(), slowest < intervalNs / 2 else { return nil }
-        let token = nextToken
-        nextToken &+= 1
-        outstanding[token] = (now, lineIdle, followUpsLeft - 1)
+        let token = issue(at: now, lineIdle: lineIdle, more: followUpsLeft - 1)
         nextDueNs += intervalNs
         return token
     }
@@ -92,10 +88,16 @@ struct ClockSync {
     /// wake-up. Should the reply be lost, a plain request is due `holdNs` after it was expected.
     mutating func heldRequest(at now: UInt64, holdNs: UInt64, lineIdle: Bool = false) -> UInt32 {
         followUpsLeft = 0
+        let token = issue(at: now, lineIdle: lineIdle, more: 0)
+        nextDueNs = now + 2 * holdNs
+        return token
+    }
+
+    /// A new token, outstanding from `now` (what `reply` matches the answer by).
+    private mutating func issue(at now: UInt64, lineIdle: Bool, more: Int) -> UInt32 {
         let token = nextToken
         nextToken &+= 1
-        outstanding[token] = (now, lineIdle, 0)
-        nextDueNs = now + 2 * holdNs
+        outstanding[token] = (now, lineIdle, more)
         return token
     }
 

@@ -39,7 +39,7 @@ extension Player {
         // its own time (before a re-timing START, which would otherwise be on the line ahead of it). To a
         // board that holds requests, on a fast link, it always goes now, held until it is due.
         let t = now
-        if let hold = timing.holdMs(at: t) {
+        if let hold = clockHoldMs(at: t) {
             let next = timing.sync.heldRequest(at: t, holdNs: UInt64(hold) * 1_000_000, lineIdle: lineIdle(at: t))
             try channel.send(.clockRequestHeld(token: next, holdMs: UInt8(hold)))
         } else if let next = timing.clockFollowUp(at: t, lineIdle: lineIdle(at: t)) {

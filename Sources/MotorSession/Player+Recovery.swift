@@ -53,7 +53,6 @@ extension Player {
                 line.configure(capacity: Int(fresh.info.bufferCapacity), format: fresh.config.dutyFormat)
                 evidence.clockHz = fresh.info.clockHz
                 timing.sync.restart(tracker: fresh.clock)
-                timing.boardHolds = boardHoldsRequests
                 timing.schedule.steadyMs = line.steadySyncMs
                 keepExchangesLonger(spacingMs: line.steadySyncMs)
                 // Resume where the breath is by the time frames can play again.

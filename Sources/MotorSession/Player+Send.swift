@@ -85,7 +85,7 @@ extension Player {
         // While the board holds CLOCK requests, the loop wakes for each answer and for what the board sends
         // meanwhile, and seldom at its own times: a batch that falls due before the next answer goes now, at a
         // wake-up the loop has anyway (five fewer a second at 250 Hz).
-        let ahead = timing.holdMs(at: t).map { $0 * timing.rate / 1000 } ?? 0
+        let ahead = clockHoldMs(at: t).map { $0 * timing.rate / 1000 } ?? 0
         if next < playing + targetFrames / 2 {
             try sendFrames(upTo: playing + targetFrames)
         } else if due + ahead >= batch {

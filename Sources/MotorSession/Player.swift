@@ -79,13 +79,16 @@ public final class Player {
         let channel = self.channel
         controls.wake = { channel.link.wake() }
         timing.schedule.steadyMs = line.steadySyncMs
-        timing.boardHolds = boardHoldsRequests
         keepExchangesLonger(spacingMs: line.steadySyncMs)
     }
 
-    /// Whether the session asks the board to hold CLOCK requests (`SessionOptions.holdClockRequests`; the
-    /// board announced revision 1.4 or later at prepare).
-    var boardHoldsRequests: Bool { options.holdClockRequests && (prepared.info.revision ?? 0) >= BoardMessage.clockHoldRevision }
+    /// How long the board is to hold the next CLOCK request sent at `t` (`StreamTiming.holdMs`), when the
+    /// session asks it to (`SessionOptions.holdClockRequests`) and it announced revision 1.4 or later at
+    /// prepare; nil: a plain request.
+    func clockHoldMs(at t: UInt64) -> Int? {
+        guard options.holdClockRequests, (prepared.info.revision ?? 0) >= BoardMessage.clockHoldRevision else { return nil }
+        return timing.holdMs(at: t)
+    }
 
     /// The current board clock estimate.
     public var clockEstimate: ClockEstimate? { timing.sync.tracker.estimate() }

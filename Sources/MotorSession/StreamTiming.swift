@@ -78,37 +78,37 @@ struct StreamTiming {
 
     /// Whether the link is fast and steady: an adapter the session does not know (a pseudo-terminal, a
     /// `sim-board`, a board whose USB bridge was not recognised) on which 45 of the last 50 round trips took
-    /// under 2 ms (`ClockSync.fastRoundTripNs`) (not all 50: on a busy machine a pty's trip now and then takes a few ms, and the rule went
-    /// off for seconds). Each exchange then pins the board's clock to within a millisecond, where on the
+    /// under 2 ms, `ClockSync.fastRoundTripNs` (not all 50: on a busy machine a pty's trip now and then takes
+    /// a few ms, and the rule went off for seconds). Each exchange then pins the board's clock to within a millisecond, where on the
     /// benchmark's 16 ± 8 ms link only the rare fast one tells much: fewer of them serve as well
     /// (`SyncSchedule.fastMs`). A known adapter keeps the spacing its hold was measured with.
     var fastLink: Bool {
         sync.link == nil && schedule.fastMs > schedule.steadyMs && sync.tracker.samples.count >= 50 && sync.fastRoundTrips >= 45
     }
 
-    /// The board holds a CLOCK_REQ before answering when asked (it announced revision 1.4: `hold_ms`).
-    var boardHolds = false
-
-    /// How long the board is to hold the next request, sent at `t` as a reply came in: on a fast link
-    /// (`fastLink`) once steady, to a board that holds, `fastMs` (the exchange then takes the hold plus a
-    /// round trip under 2 ms, within the 50 ms keep-alive); nil otherwise.
+    /// How long a board that holds requests (revision 1.4, `hold_ms`) is to hold the next one, sent at `t` as
+    /// a reply came in: on a fast link (`fastLink`) once steady, `fastMs` (the exchange then takes the hold
+    /// plus a round trip under 2 ms, within the 50 ms keep-alive); nil otherwise.
     func holdMs(at t: UInt64) -> Int? {
-        guard boardHolds, schedule.fastMs > 0, !schedule.dense(at: t, sessionStartNs: sessionStartNs), fastLink else { return nil }
+        guard schedule.fastMs > 0, !schedule.dense(at: t, sessionStartNs: sessionStartNs), fastLink else { return nil }
         return min(schedule.fastMs, Int(UInt8.max))
+    }
+
+    private func intervalNs(at t: UInt64) -> UInt64 {
+        schedule.intervalNs(at: t, sessionStartNs: sessionStartNs, fast: fastLink)
     }
 
     /// The token of the next request of a burst, sent early at `t` as a reply came in (see `ClockSync.followUp`).
     mutating func clockFollowUp(at t: UInt64, lineIdle: Bool = false) -> UInt32? {
-        sync.followUp(at: t, intervalNs: schedule.intervalNs(at: t, sessionStartNs: sessionStartNs, fast: fastLink), lineIdle: lineIdle)
+        sync.followUp(at: t, intervalNs: intervalNs(at: t), lineIdle: lineIdle)
     }
 
     /// The token of a CLOCK request to send at `t`, if one is due (`lineIdle`: see `ClockSync.request`).
     mutating func clockRequest(at t: UInt64, lineIdle: Bool = false) -> UInt32? {
         // (One at a time on a fast link: a pair every 90 ms would leave gaps the keep-alive fills with
         // HEARTBEATs, two wake-ups each; a request every 45 ms is the keep-alive too.)
-        let fast = fastLink
-        return sync.request(at: t, intervalNs: schedule.intervalNs(at: t, sessionStartNs: sessionStartNs, fast: fast),
-                            lineIdle: lineIdle, burst: fast ? 1 : schedule.burst(at: t, sessionStartNs: sessionStartNs))
+        sync.request(at: t, intervalNs: intervalNs(at: t), lineIdle: lineIdle,
+                     burst: fastLink ? 1 : schedule.burst(at: t, sessionStartNs: sessionStartNs))
     }
 
     /// Frames were just sent at `t`: on a fast link, a request due within half its spacing goes with them

@@ -10,22 +10,25 @@ import Testing
 import TimingBench
 
 enum ClockRuleSession {
-    /// A `minutes`-long session over `link` (a `--sim-link` string) from `seed`, with `options` changed by `change`.
-    static func run(_ link: String, seed: UInt64, minutes: Double,
+    /// A `minutes`-long session over `link` (a `--sim-link` string) from `seed`, with `options` changed by `change`
+    /// (`watch`: sees the world before the session starts).
+    static func run(_ link: String, seed: UInt64, minutes: Double, watch: ((SimWorld) -> Void)? = nil,
                     _ change: (inout SessionOptions) -> Void) throws -> (TimingResult, Player, SimWorld) {
         var scenario = TimingScenario(impairments: try LinkImpairments.parse(link))
         scenario.minutes = minutes
         scenario.seed = seed
         var options = SessionOptions()
         change(&options)
-        return try SimulatedSession.run(scenario, options: options, recordPlays: false)
+        return try SimulatedSession.run(scenario, options: options, during: watch.map { [(0, $0)] } ?? [], recordPlays: false)
     }
 
-    /// The steady exchanges (from 4 s after the first frame on: the dense start is over), a second, their
-    /// count, and how many of them went at the instant the reply before them came in (virtual time: the same
-    /// nanosecond; a pair's second request).
+    /// Host time from which a session's exchanges are steady: 4 s after the first frame (the dense start is over).
+    static func steadyFromNs(_ player: Player) -> UInt64 { player.sessionStartNs + 4_000_000_000 }
+
+    /// The steady exchanges (`steadyFromNs` on), a second, their count, and how many of them went at the
+    /// instant the reply before them came in (virtual time: the same nanosecond; a pair's second request).
     static func steady(_ player: Player) -> (perSecond: Double, count: Int, followUps: Int) {
-        let samples = player.clockSamples.filter { $0.sentNs >= player.sessionStartNs + 4_000_000_000 }
+        let samples = player.clockSamples.filter { $0.sentNs >= steadyFromNs(player) }
         let seconds = Double(samples.last!.sentNs - samples.first!.sentNs) / 1e9
         let followUps = zip(samples, samples.dropFirst()).filter { $1.sentNs == $0.receivedNs }.count
         return (Double(samples.count) / seconds, samples.count, followUps)

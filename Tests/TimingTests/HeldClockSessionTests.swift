@@ -32,14 +32,8 @@ import TimingBench
     }
 
     static func session(seed: UInt64, holds: Bool, minutes: Double, requests: Requests? = nil) throws -> (TimingResult, Player) {
-        var scenario = TimingScenario(impairments: try LinkImpairments.parse(FastLinkSyncTests.fast))
-        scenario.minutes = minutes
-        scenario.seed = seed
-        var options = SessionOptions()
-        options.holdClockRequests = holds
-        let (result, player, _) = try SimulatedSession.run(scenario, options: options,
-                                                           during: requests.map { r in [(0, { r.watch($0) })] } ?? [],
-                                                           recordPlays: false)
+        let (result, player, _) = try ClockRuleSession.run(FastLinkSyncTests.fast, seed: seed, minutes: minutes,
+                                                           watch: requests.map { r in { r.watch($0) } }) { $0.holdClockRequests = holds }
         return (result, player)
     }
 
@@ -50,7 +44,7 @@ import TimingBench
     @Test func eachRequestGoesWithTheLastAnswer() throws {
         let requests = Requests()
         let (_, player) = try Self.session(seed: 3, holds: true, minutes: 0.5, requests: requests)
-        let steadyFrom = player.sessionStartNs + 4_000_000_000
+        let steadyFrom = ClockRuleSession.steadyFromNs(player)
         let answers = Set(player.clockSamples.map(\.receivedNs))
         let steady = requests.sent.filter { $0.at >= steadyFrom }
         let held = steady.filter { $0.holdMs == 45 }
