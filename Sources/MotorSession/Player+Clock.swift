@@ -53,8 +53,12 @@ extension Player {
     /// On a known adapter, no more than the estimate's own uncertainty either: where the exchanges pin the
     /// clock to a few µs (CH340, CP2102, CDC), a schedule 15 µs off would otherwise stay (p99 14-15 µs on
     /// two of five 10-minute CH340 sessions at 20 µs; 4-5 µs at 5 µs).
+    /// Before the first frame is felt, only the two ticks: moving a schedule nothing has played from costs
+    /// a START's bytes and nothing a person feels, so the first frame lands where the estimate is best, not
+    /// up to a threshold from it (CH340, seeds 1-20: start error p90 34 -> 26 µs, the bound's p90 25 µs).
     var retimeThresholdUs: Double {
         let floor = 2e6 / Double(prepared.info.clockHz)
+        if now < timing.sessionStartNs { return floor }
         guard timing.sync.link != nil, let uncertainty = timing.sync.tracker.uncertaintyUs() else {
             return max(options.retimeThresholdUs, floor)
         }

@@ -51,4 +51,28 @@ import TimingBench
         print("ch340 seeds 1-3, 2 minutes: p99 \(p99s) µs, median \(p99) (session bound \(bound))")
         #expect(p99 <= bound + 5, "seeds 1-3: p99 median \(p99) µs, session bound \(bound) µs")
     }
+
+    /// Issue 28's start goal on `ch340`, as `benchmark --seeds 20` judges it: over seeds 1-20 (3-second
+    /// sessions: the start is the same as a 10-minute one's) the start error's p90, on the board's true
+    /// clock, within 1.25x the known-direction bound's p90 for the sessions' median time of exchanges before
+    /// the first frame. With the lead re-timed only past the estimate's uncertainty (the rule of
+    /// `retimeThresholdUs` once a frame is felt) the p90 was 34 µs against 31 (1.4x); now 26.
+    @Test func ch340StartIsWithinItsBound() throws {
+        let model = try #require(LinkModel.named("ch340"))
+        var starts: [Double] = [], syncs: [Double] = []
+        for seed: UInt64 in 1...20 {
+            var scenario = TimingScenario(impairments: try LinkImpairments.parse("ch340,drift=500ppm"))
+            scenario.minutes = 0.05
+            scenario.seed = seed
+            let r = try SimulatedSession.run(scenario, recordPlays: false).0
+            starts.append(r.startErrorUs)
+            syncs.append(r.syncBeforeStartMs)
+        }
+        let syncS = ClockLimit.quantile(syncs, 0.5) / 1000
+        let bound = ClockLimit.quantile(AdapterLimit.errorsUs(model: model, estimator: .knowsEachDirection, seconds: syncS,
+                                                              spacingMs: 10, trials: 2000, seed: 1), 0.9)
+        let p90 = ClockLimit.quantile(starts, 0.9)
+        print("ch340 seeds 1-20: start errors \(starts.map { Int($0.rounded()) }) µs, p90 \(p90) (bound p90 \(bound) for \(syncS) s)")
+        #expect(p90 <= 1.25 * bound, "start error p90 \(p90) µs, bound p90 \(bound) µs")
+    }
 }
