@@ -53,13 +53,17 @@ extension Player {
     /// On a known adapter, no more than the estimate's own uncertainty either: where the exchanges pin the
     /// clock to a few µs (CH340, CP2102, CDC), a schedule 15 µs off would otherwise stay (p99 14-15 µs on
     /// two of five 10-minute CH340 sessions at 20 µs; 4-5 µs at 5 µs).
-    /// Before the first frame is felt, only the two ticks: moving a schedule nothing has played from costs
-    /// a START's bytes and nothing a person feels, so the first frame lands where the estimate is best, not
-    /// up to a threshold from it (CH340, seeds 1-20: start error p90 34 -> 26 µs, the bound's p90 25 µs).
+    /// Before the first frame is felt, only the two ticks, when the estimate is at least as certain as the
+    /// one the board's timebase came from: moving a schedule nothing has played from costs a START's bytes
+    /// and nothing a person feels, so the first frame lands where the best estimate puts it, not up to a
+    /// threshold from it (CH340, seeds 1-20: start error p90 34 -> 26 µs, the bound's p90 25 µs). A less
+    /// certain estimate keeps the rule above: in an ensemble's 2 s lead the uncertainty grew from 5 to 16 µs
+    /// as the prefill filled the line, and following it moved a board's start from 0.4 to 15 µs off.
     var retimeThresholdUs: Double {
         let floor = 2e6 / Double(prepared.info.clockHz)
-        if now < timing.sessionStartNs { return floor }
-        guard timing.sync.link != nil, let uncertainty = timing.sync.tracker.uncertaintyUs() else {
+        let uncertainty = timing.sync.tracker.uncertaintyUs()
+        if now < timing.sessionStartNs, let u = uncertainty, u <= timing.timebaseUncertaintyUs ?? .infinity { return floor }
+        guard timing.sync.link != nil, let uncertainty else {
             return max(options.retimeThresholdUs, floor)
         }
         return max(floor, min(options.retimeThresholdUs, uncertainty))

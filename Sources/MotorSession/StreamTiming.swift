@@ -48,6 +48,8 @@ struct StreamTiming {
     private(set) var starts: [(wireBase: Int, start: Start)] = []
     /// When the board was last (re)timed, and when a lost START was last sent again.
     private(set) var lastRetimeNs: UInt64 = 0
+    /// The estimate's uncertainty (`ClockTracker.uncertaintyUs`) when the timebase was last set.
+    private(set) var timebaseUncertaintyUs: Double?
     var lastStartResendNs: UInt64 = 0
     /// STARTs sent to move the timebase while playing.
     private(set) var retimes = 0
@@ -125,6 +127,7 @@ struct StreamTiming {
         timebase = start.timebase
         starts.append((first, start))
         lastRetimeNs = now
+        timebaseUncertaintyUs = sync.tracker.uncertaintyUs()
         return start
     }
 
@@ -154,6 +157,7 @@ struct StreamTiming {
         timebase = start.timebase
         starts.append((wireBase, start))
         lastRetimeNs = t
+        timebaseUncertaintyUs = sync.tracker.uncertaintyUs()
         retimes += 1
     }
 }
