@@ -119,10 +119,14 @@ extension Player {
     /// sent once the change is rendered arrives by the fastest recent trip (half the fastest round trip,
     /// rounded down), past the board's own output lead. A guess that is early costs nothing but bytes: the
     /// board drops a replacement for a frame it has output, and its answer says where the change took
-    /// effect. A late guess would delay the change, so nothing is added for a slow or jittery link.
+    /// effect. A late guess would delay the change, so nothing is added for a slow or jittery link, nor a
+    /// frame of margin past the board's lead: over a pty to a `sim-board` with a 2 ms lead, one such frame made
+    /// the change a frame late about half the time (`latency --port`, 30 changes: p50 6.1-6.5 -> 4.1-4.5 ms
+    /// release, 7.1-8.7 -> 4.8-5.3 ms debug without it). In virtual time the board has no lead, and the
+    /// guess is a frame early there: a frame's bytes a change.
     var firstChangeableFrame: Int {
         let fastest = timing.sync.tracker.recentRoundTrips.min() ?? 0
-        return frameAfterRendering(transitFrames: Int(fastest / 2 * UInt64(rate) / 1_000_000_000), marginFrames: 1)
+        return frameAfterRendering(transitFrames: Int(fastest / 2 * UInt64(rate) / 1_000_000_000), marginFrames: 0)
     }
 
     /// The first frame a message sent now surely reaches in time: the slowest recent round trip bounds the
