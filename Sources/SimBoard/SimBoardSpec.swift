@@ -15,6 +15,9 @@ public struct SimBoardSpec: Sendable {
     public var bufferCapacity: UInt16 = 1024
     /// How far ahead the board hands levels to its PWM (a DMA-fed timer on real hardware).
     public var outputLeadMs: Int = 20
+    /// Keep the output lead in virtual time too (where the board is serviced exactly when it asks and needs
+    /// none): a board whose next frame to output is a lead ahead of its clock, as a real one's is.
+    public var leadInVirtualTime = false
     /// The motor's drive ceiling (BoardCore enforces it and answers LIMITS_REQ); nil: none, as before.
     public var limits: Limits? = nil
 

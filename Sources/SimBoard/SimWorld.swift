@@ -145,8 +145,8 @@ public final class SimWorld: @unchecked Sendable {
         clock = SimClock(clockHz: UInt64(s.clockHz), offsetTicks: s.offsetTicks, driftPPM: s.driftPPM,
                          wanderPPMPerMinute: s.wanderPPMPerMinute, bootNs: 0)
         // In virtual time the board is serviced exactly when it asks: it needs no output lead (a DMA buffer
-        // that covers the host's pauses in real time).
-        let lead = pacing == .virtual ? 0 : UInt64(s.outputLeadMs) * UInt64(s.clockHz) / 1000
+        // that covers the host's pauses in real time), unless the spec keeps it.
+        let lead = pacing == .virtual && !s.leadInVirtualTime ? 0 : UInt64(s.outputLeadMs) * UInt64(s.clockHz) / 1000
         board = BoardCore(port: WorldPort(), info: s.info, outputLeadTicks: lead, limits: s.limits)
         clockHistory = [clock]
         if kind == .motorbreath { bootBoard() }

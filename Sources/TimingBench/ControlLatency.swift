@@ -39,11 +39,15 @@ public struct ControlLatencyResult: Sendable, Codable {
     /// Changes whose first changed frame was not the board's next frame to play when their REPLACE arrived
     /// (the first it had not output): by the board's own state, not the host's answer. Goal 0.
     public var notFromBoardsNext = 0
+    /// Of those, the ones whose first REPLACE began past the board's next frame: the host's guess of the first
+    /// frame a change can reach was late (`Player.firstChangeableFrame`).
+    public var lateGuesses = 0
 
     enum CodingKeys: String, CodingKey {
         case changes, reportedMs = "reported_ms", trueMs = "true_ms", wrongDuties = "wrong_duties"
         case replacedTooLate = "replaced_too_late", framesReplaced = "frames_replaced"
         case messageMs = "message_ms", afterArrivalMs = "after_arrival_ms", notFromBoardsNext = "not_from_boards_next"
+        case lateGuesses = "late_guesses"
     }
 }
 
@@ -136,8 +140,13 @@ public enum ControlLatency {
                 guard let carrier else { continue }  // a change past what was sent: plain FRAMES carried it
                 messageMs.append((Double(carrier.hostNs) - Double(a.receivedNs)) / 1e6)
                 afterMs.append((Double(outputNs) - Double(carrier.hostNs)) / 1e6)
-                let boardsNext = indexDistance(carrier.nextPlay, carrier.firstIndex) > 0 ? carrier.nextPlay : carrier.firstIndex
-                if boardsNext != p.index { result.notFromBoardsNext += 1 }
+                // The board's next frame when the message came, or the message's first frame if that is later:
+                // a change whose first message began past the board's next frame was guessed late (the host
+                // could have reached an earlier frame), and counts too.
+                if carrier.nextPlay != p.index {
+                    result.notFromBoardsNext += 1
+                    if indexDistance(carrier.firstIndex, carrier.nextPlay) > 0 { result.lateGuesses += 1 }
+                }
             }
             result.trueMs = Percentiles(trueMs)
             result.messageMs = Percentiles(messageMs)
