@@ -41,7 +41,7 @@ import TimingBench
     /// Behind a board that hands frames to its output 2 ms ahead (as the `sim-board` process and a DMA-fed
     /// timer do), on a fast link: every change takes the board's next frame to output when its REPLACE came,
     /// never a later one. With a frame of margin past the lead in the host's guess, most changes began a frame
-    /// late (the strict count of `notFromBoardsNext`: 24 of 30, all late guesses; true p50 6.1 ms against 4.1).
+    /// late (the strict count of `notFromBoardsNext`: 15 of 30, all late guesses; true p50 6.2 ms against 4.0).
     @Test func aChangeTakesTheNextFrameBehindAnOutputLead() throws {
         var spec = SimBoardSpec()
         spec.outputLeadMs = 2
