@@ -121,8 +121,8 @@ extension Player {
     /// board drops a replacement for a frame it has output, and its answer says where the change took
     /// effect. A late guess would delay the change, so nothing is added for a slow or jittery link, nor a
     /// frame of margin past the board's lead: over a pty to a `sim-board` with a 2 ms lead, one such frame made
-    /// the change a frame late about half the time (`latency --port`, 30 changes: p50 6.1-6.5 -> 4.1-4.5 ms
-    /// release, 7.1-8.7 -> 4.8-5.3 ms debug without it). In virtual time the board has no lead, and the
+    /// the change a frame late about half the time (`latency --port`, 30 changes: p50 6.1-6.5 -> 4.1-4.8 ms
+    /// release, 7.1-8.7 -> 4.7-5.7 ms debug without it). In virtual time the board has no lead, and the
     /// guess is a frame early there: a frame's bytes a change.
     var firstChangeableFrame: Int {
         let fastest = timing.sync.tracker.recentRoundTrips.min() ?? 0

@@ -140,9 +140,8 @@ public enum ControlLatency {
                 guard let carrier else { continue }  // a change past what was sent: plain FRAMES carried it
                 messageMs.append((Double(carrier.hostNs) - Double(a.receivedNs)) / 1e6)
                 afterMs.append((Double(outputNs) - Double(carrier.hostNs)) / 1e6)
-                // The board's next frame when the message came, or the message's first frame if that is later:
-                // a change whose first message began past the board's next frame was guessed late (the host
-                // could have reached an earlier frame), and counts too.
+                // The change must begin at the board's next frame when its message came. One whose message began
+                // past that frame counts too: the host's guess was late (it could have reached an earlier frame).
                 if carrier.nextPlay != p.index {
                     result.notFromBoardsNext += 1
                     if indexDistance(carrier.firstIndex, carrier.nextPlay) > 0 { result.lateGuesses += 1 }
