@@ -61,8 +61,10 @@ extension Player {
     /// as the prefill filled the line, and following it moved a board's start from 0.4 to 15 µs off.
     var retimeThresholdUs: Double {
         let floor = 2e6 / Double(prepared.info.clockHz)
-        let uncertainty = timing.sync.tracker.uncertaintyUs()
-        if now < timing.sessionStartNs, let u = uncertainty, u <= timing.timebaseUncertaintyUs ?? .infinity { return floor }
+        // (The envelopes behind the uncertainty are walked only where they are used: at every reply otherwise.)
+        let lead = now < timing.sessionStartNs
+        let uncertainty = lead || timing.sync.link != nil ? timing.sync.tracker.uncertaintyUs() : nil
+        if lead, let u = uncertainty, u <= timing.timebaseUncertaintyUs ?? .infinity { return floor }
         guard timing.sync.link != nil, let uncertainty else {
             return max(options.retimeThresholdUs, floor)
         }
