@@ -16,10 +16,7 @@ import TimingBench
         let model = try #require(LinkModel.named("ftdi"))
         var starts: [Double] = [], p99s: [Double] = []
         for seed: UInt64 in 1...3 {
-            var scenario = TimingScenario(impairments: try LinkImpairments.parse("ftdi,drift=500ppm"))
-            scenario.minutes = 1
-            scenario.seed = seed
-            let r = try SimulatedSession.run(scenario, recordPlays: false).0
+            let r = try ClockRuleSession.run("ftdi,drift=500ppm", seed: seed, minutes: 1) { _ in }.0
             starts.append(r.startErrorUs)
             p99s.append(r.scheduleErrorUs.p99)
             print("ftdi seed \(seed): start error \(r.startErrorUs) µs, p99 schedule error \(r.scheduleErrorUs.p99) µs")
@@ -40,10 +37,7 @@ import TimingBench
         let model = try #require(LinkModel.named("ch340"))
         var p99s: [Double] = []
         for seed: UInt64 in 1...3 {
-            var scenario = TimingScenario(impairments: try LinkImpairments.parse("ch340,drift=500ppm"))
-            scenario.minutes = 2
-            scenario.seed = seed
-            let r = try SimulatedSession.run(scenario, recordPlays: false).0
+            let r = try ClockRuleSession.run("ch340,drift=500ppm", seed: seed, minutes: 2) { _ in }.0
             p99s.append(r.scheduleErrorUs.p99)
         }
         let bound = ClockLimit.quantile(SessionLimit.p99Us(model: model, minutes: 2, trials: 3, seed: 1), 0.5)
@@ -61,10 +55,7 @@ import TimingBench
         let model = try #require(LinkModel.named("ch340"))
         var starts: [Double] = [], syncs: [Double] = []
         for seed: UInt64 in 1...20 {
-            var scenario = TimingScenario(impairments: try LinkImpairments.parse("ch340,drift=500ppm"))
-            scenario.minutes = 0.05
-            scenario.seed = seed
-            let r = try SimulatedSession.run(scenario, recordPlays: false).0
+            let r = try ClockRuleSession.run("ch340,drift=500ppm", seed: seed, minutes: 0.05) { _ in }.0
             starts.append(r.startErrorUs)
             syncs.append(r.syncBeforeStartMs)
         }
