@@ -171,7 +171,9 @@ extension Conformance {
                 // output at once, as a late frame is: within the same 1 ms the old polarity may still show.
                 let lateEdge = phase >= 1 && within * half <= Double(lateLimit(rig)) && (s.output > 0) != positive
                 try require(((s.output > 0) == positive || lateEdge) && magnitudes.contains(Int16(s.output.magnitude)),
-                            "at tick \(s.tick) (half period \(Int(phase))): expected output \(positive ? "+" : "-")\(magnitudes.sorted()), got \(s.output)")
+                            "at tick \(s.tick) (\(Int(within * half)) ticks into half period \(Int(phase))): expected output "
+                            + "\(positive ? "+" : "-")\(magnitudes.sorted()), got \(s.output)"
+                            + "; samples (ticks after frame 0: output) \(samples.map { "\(Int64(bitPattern: $0.tick &- p.timebase.due(0))): \($0.output)" })")
                 checked += 1
                 if lateEdge { late += 1 }
             }

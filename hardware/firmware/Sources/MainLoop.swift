@@ -20,9 +20,20 @@ struct Outgoing {
 
 /// One pass of the loop: received bytes into the core, the work due by now, replies into the transmit
 /// ring. Out of line, so the cycle bench times exactly this code.
+///
+/// A message is handled at the tick its last byte (the delimiter) is read, and the work due by that
+/// tick runs first, at the same tick. A pass woken late (the loop held up by a long message's pass, or
+/// QEMU's CPU thread descheduled on a busy host) finds a carrier edge or a frame overdue and a message
+/// waiting: handled first, a FRAMES block's decoding held the output up further, and a STATUS reported
+/// the level from before the edge at a tick after it (the LRA carrier clause saw 4 such samples of 36 on
+/// a loaded CI machine; with 2 busy loops beside QEMU, 9 runs of 30 failed).
 @inline(never)
 func loopPass(_ core: inout BoardCore<FirmwarePort>, _ out: inout Outgoing, now: () -> UInt64) {
-    while let byte = rxRing.pop() { core.receive(byte, now: now()) }
+    while let byte = rxRing.pop() {
+        let tick = now()
+        if byte == Wire.delimiter { core.service(now: tick) }
+        core.receive(byte, now: tick)
+    }
     core.rxLostBytes = rxDropped  // one aligned word the receive interrupt writes: read whole
     Usart1.pump()
     core.service(now: now())
