@@ -162,7 +162,7 @@ public final class LiveFrames: FrameSource {
         let remaining = plan.duration.isFinite ? plan.duration - originTime : plan.pausedAt.map { $0 - originTime + 1 } ?? 0
         renderer = FrameRenderer(pattern: plan.haptics(from: originTime), duration: max(0, remaining), frameRate: frameRate,
                                  resolution: resolution, motor: motor, compensate: compensate, warmup: 0, ceiling: ceiling,
-                                 feltRange: feltRange)
+                                 feltRange: feltRange, leadPlans: renderer.leadPlans)
         rendererBase = origin
         var discard: [UInt16] = []
         renderer.render(count: k - origin, into: &discard)

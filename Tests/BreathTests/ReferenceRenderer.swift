@@ -9,6 +9,8 @@ import Foundation
 struct ReferenceRenderer {
     /// A freshly made renderer: only its compiled tables and starting state are read.
     let source: FrameRenderer
+    /// The source's jumps with every lead planned (read once: planning them all is not free).
+    let steps: [LeadStep]
     var next = 0
     var eventIndex = 0, controlIndex = -1, pulseIndex = 0, stepIndex = 0
     var lastAim: Double?
@@ -21,6 +23,7 @@ struct ReferenceRenderer {
     init(_ fresh: FrameRenderer) {
         precondition(fresh.position == 0, "the reference starts from a renderer that has not rendered yet")
         source = fresh
+        steps = fresh.steps
         floorActive = fresh.floorActive
         erm = fresh.shaper.erm
         lra = fresh.shaper.lra
@@ -90,7 +93,6 @@ struct ReferenceRenderer {
         }
         let t = breathTime(ofFrame: i)
         guard t >= 0 else { return intended }
-        let steps = source.steps
         while stepIndex < steps.count && steps[stepIndex].time <= t { stepIndex += 1 }
         if stepIndex < steps.count, t >= steps[stepIndex].time - steps[stepIndex].lead { return steps[stepIndex].to }
         return intended

@@ -22,51 +22,6 @@ enum StepLead {
     /// plans at most 441 more of them.
     static let coarseSteps = 20.0
 
-    /// The jumps of `envelope` (where the intensity changes abruptly, and tap edges), each with the lead that
-    /// minimises the modeled squared error around it. `scale` maps intended intensity to the shaper's
-    /// amplitude (the motor's ceiling, or 1).
-    static func steps(of envelope: Envelope, tapSeconds: [Double], shaper: Shaper, frameRate: Int,
-                      scale: Double = 1, felt: FeltRange? = nil) -> [LeadStep] {
-        // One array from first to last, filled in place (a pattern of 10^6 taps has 2x10^6 jumps: a second
-        // array of them would be 48 MB more).
-        var steps = continuousJumps(envelope).map { LeadStep(time: $0.0, from: $0.1, to: $0.2, lead: 0) }
-        steps.reserveCapacity(steps.count + 2 * envelope.taps.count)
-        for (tap, seconds) in zip(envelope.taps, tapSeconds) where tap.intensity > minimumJump {
-            steps.append(LeadStep(time: tap.time, from: 0, to: tap.intensity, lead: 0))
-            steps.append(LeadStep(time: tap.time + seconds, from: tap.intensity, to: 0, lead: 0))
-        }
-        let map = { (v: Double) in (felt?.map(v) ?? v) * scale }
-        for k in steps.indices {
-            steps[k].from = map(steps[k].from)
-            steps[k].to = map(steps[k].to)
-        }
-        steps.sort { $0.time < $1.time }
-        // Breath jumps repeat every cycle: plan each distinct one once (levels rounded to 1/1000, or to
-        // 1/20 after `preciseBudget` plans).
-        var memo: [Int: Double] = [:]
-        var coarse: [Int: Double] = [:]
-        func key(_ from: Double, _ to: Double, _ steps: Double) -> Int {
-            Int((from * steps).rounded()) * 10_000 + Int((to * steps).rounded())
-        }
-        for k in steps.indices {
-            let (from, to) = (steps[k].from, steps[k].to)
-            let fine = key(from, to, 1000)
-            if let lead = memo[fine] {
-                steps[k].lead = lead
-            } else if memo.count < preciseBudget {
-                let lead = bestLead(from: from, to: to, shaper: shaper, frameRate: frameRate)
-                memo[fine] = lead
-                steps[k].lead = lead
-            } else {
-                let rough = key(from, to, coarseSteps)
-                let lead = coarse[rough] ?? bestLead(from: from, to: to, shaper: shaper, frameRate: frameRate)
-                coarse[rough] = lead
-                steps[k].lead = lead
-            }
-        }
-        return steps
-    }
-
     /// Jumps of the continuous intensity, found in one sweep over the envelope's cuts (event spans and
     /// control segments): at the start of every stretch with events (from 0), at every cut inside one where
     /// the value jumps, and at the end of the last stretch (to 0). A drop into a silence between two
@@ -145,5 +100,165 @@ enum StepLead {
             if k == settle && error < best.error - 1e-12 { best = (leadFrames, error) }
         }
         return Double(best.lead) * dt
+    }
+}
+
+/// The leads of jumps already planned, kept across renderers of one breath: a live breath (`LiveFrames`)
+/// starts a new renderer at every change, and planning a jump's lead simulates the shaper up to 63 x 162
+/// frames at 250 Hz (`StepLead.bestLead`; 0.46-0.90 ms a jump in a debug build, measured). A lead is a
+/// function of the jump's two levels and the motor model, so a kept one is exactly the one planning it
+/// again gives: frames are the same with or without.
+///
+///     var first = FrameRenderer(pattern: a, frameRate: 250)
+///     first.render(count: 250, into: &frames)                   // plans the leads of a's first second
+///     let next = FrameRenderer(pattern: b, frameRate: 250, leadPlans: first.leadPlans)  // not again
+///
+/// Renderers of another motor model, frame rate or ceiling start it afresh.
+public struct LeadPlans: Sendable {
+    /// What a lead depends on besides the jump.
+    struct Setup: Equatable {
+        var profile: MotorProfile
+        var frameRate: Int
+        var compensate: Bool
+        var allowReverse: Bool
+        var ceiling: DriveCeiling?
+        var kick: Double
+        var startLevel: Double
+    }
+
+    /// A jump, by its levels' exact bits.
+    struct Jump: Hashable {
+        var from: UInt64
+        var to: UInt64
+    }
+
+    private var setup: Setup?
+    private var leads: [Jump: Double] = [:]
+    /// At most this many kept (a pattern of many different jumps plans at most 697 per renderer).
+    static let capacity = 4096
+
+    public init() {}
+
+    /// Leads kept so far.
+    public var count: Int { leads.count }
+
+    /// Forgets the kept leads unless they were planned for this shaper at this frame rate.
+    mutating func use(for shaper: Shaper, frameRate: Int) {
+        let s = Setup(profile: shaper.profile, frameRate: frameRate, compensate: shaper.compensate,
+                      allowReverse: shaper.allowReverse, ceiling: shaper.limiter?.ceiling,
+                      kick: shaper.kick, startLevel: shaper.startLevel)
+        if s != setup {
+            setup = s
+            leads.removeAll()
+        }
+    }
+
+    /// `StepLead.bestLead`, kept.
+    mutating func bestLead(from: Double, to: Double, shaper: Shaper, frameRate: Int) -> Double {
+        let jump = Jump(from: from.bitPattern, to: to.bitPattern)
+        if let lead = leads[jump] { return lead }
+        let lead = StepLead.bestLead(from: from, to: to, shaper: shaper, frameRate: frameRate)
+        if leads.count >= LeadPlans.capacity { leads.removeAll() }
+        leads[jump] = lead
+        return lead
+    }
+}
+
+/// The jumps of an envelope in time order, their leads planned when a renderer first reaches them: a
+/// renderer started for a live change renders a second or two, and planning the leads of every jump of
+/// the rest of the breath first cost a change 0.8-1.3 ms in a debug build. Which plan a jump shares (a
+/// breath's jumps repeat every cycle) is settled at the start, in time order, so a lead is the same
+/// whether it is planned at the start, when reached, or never reached at all.
+struct LeadSchedule: Sendable {
+    /// The jumps; a lead is NaN until planned.
+    private(set) var steps: [LeadStep]
+    /// Per jump, the plan it shares: levels rounded to 1/1000, or to 1/20 once `StepLead.preciseBudget`
+    /// plans are spoken for. A plan is made from its first jump's exact levels.
+    private let planOf: [Int32]
+    private var leads: [Double]
+    private let firstStep: [Int32]
+
+    /// No jumps (a renderer without compensation).
+    init() {
+        steps = []
+        planOf = []
+        leads = []
+        firstStep = []
+    }
+
+    init(_ envelope: Envelope, tapSeconds: [Double], scale: Double = 1, felt: FeltRange? = nil) {
+        // One array from first to last, filled in place (a pattern of 10^6 taps has 2x10^6 jumps: a second
+        // array of them would be 48 MB more).
+        var steps = StepLead.continuousJumps(envelope).map { LeadStep(time: $0.0, from: $0.1, to: $0.2, lead: .nan) }
+        steps.reserveCapacity(steps.count + 2 * envelope.taps.count)
+        for (tap, seconds) in zip(envelope.taps, tapSeconds) where tap.intensity > StepLead.minimumJump {
+            steps.append(LeadStep(time: tap.time, from: 0, to: tap.intensity, lead: .nan))
+            steps.append(LeadStep(time: tap.time + seconds, from: tap.intensity, to: 0, lead: .nan))
+        }
+        let map = { (v: Double) in (felt?.map(v) ?? v) * scale }
+        for k in steps.indices {
+            steps[k].from = map(steps[k].from)
+            steps[k].to = map(steps[k].to)
+        }
+        steps.sort { $0.time < $1.time }
+        // Breath jumps repeat every cycle: plan each distinct one once (levels rounded to 1/1000, or to
+        // 1/20 after `preciseBudget` plans).
+        var fine: [Int: Int32] = [:]
+        var coarse: [Int: Int32] = [:]
+        var firstStep: [Int32] = []
+        func key(_ from: Double, _ to: Double, _ steps: Double) -> Int {
+            Int((from * steps).rounded()) * 10_000 + Int((to * steps).rounded())
+        }
+        var planOf = [Int32](repeating: 0, count: steps.count)
+        for k in steps.indices {
+            let (from, to) = (steps[k].from, steps[k].to)
+            let f = key(from, to, 1000)
+            if let plan = fine[f] {
+                planOf[k] = plan
+            } else if fine.count < StepLead.preciseBudget {
+                fine[f] = Int32(firstStep.count)
+                planOf[k] = Int32(firstStep.count)
+                firstStep.append(Int32(k))
+            } else {
+                let rough = key(from, to, StepLead.coarseSteps)
+                if let plan = coarse[rough] {
+                    planOf[k] = plan
+                } else {
+                    coarse[rough] = Int32(firstStep.count)
+                    planOf[k] = Int32(firstStep.count)
+                    firstStep.append(Int32(k))
+                }
+            }
+        }
+        self.steps = steps
+        self.planOf = planOf
+        self.firstStep = firstStep
+        leads = [Double](repeating: .nan, count: firstStep.count)
+    }
+
+    /// The lead of jump `k`, planned now if it is not yet.
+    @inline(__always)
+    mutating func lead(ofStep k: Int, shaper: Shaper, frameRate: Int, plans: inout LeadPlans) -> Double {
+        let known = steps[k].lead
+        if !known.isNaN { return known }
+        return plan(k, shaper: shaper, frameRate: frameRate, plans: &plans)
+    }
+
+    private mutating func plan(_ k: Int, shaper: Shaper, frameRate: Int, plans: inout LeadPlans) -> Double {
+        let p = Int(planOf[k])
+        if leads[p].isNaN {
+            let first = steps[Int(firstStep[p])]
+            leads[p] = plans.bestLead(from: first.from, to: first.to, shaper: shaper, frameRate: frameRate)
+        }
+        steps[k].lead = leads[p]
+        return leads[p]
+    }
+
+    /// Every jump, each lead planned (on a copy: the schedule itself plans as it is reached).
+    func planned(shaper: Shaper, frameRate: Int, plans: LeadPlans) -> [LeadStep] {
+        var copy = self
+        var plans = plans
+        for k in copy.steps.indices { _ = copy.lead(ofStep: k, shaper: shaper, frameRate: frameRate, plans: &plans) }
+        return copy.steps
     }
 }

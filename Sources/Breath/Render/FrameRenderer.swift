@@ -53,9 +53,17 @@ public struct FrameRenderer: Sendable {
     /// The taps' pulses (each lasts as long as this motor needs to feel it), strongest first where they overlap.
     let pulses: UpperEnvelope
     var pulseCursor = UpperEnvelope.Cursor()
-    /// Jumps in the intended intensity, led by the motor's delay (empty without compensation).
-    public let steps: [LeadStep]
+    /// Jumps in the intended intensity, led by the motor's delay (none without compensation), each lead
+    /// planned when rendering first reaches it.
+    var schedule: LeadSchedule
+    /// The shaper before any frame: the one leads are planned with.
+    let leadShaper: Shaper
+    /// The leads this renderer and those before it planned, for a renderer that follows it.
+    public internal(set) var leadPlans: LeadPlans
     var stepIndex = 0
+    /// Jumps in the intended intensity, led by the motor's delay (empty without compensation), every lead
+    /// planned (rendering plans each only when it reaches it).
+    public var steps: [LeadStep] { schedule.planned(shaper: leadShaper, frameRate: frameRate, plans: leadPlans) }
     /// What the shaper aimed for at the end of the previous frame (its "now" for the next one).
     var lastAim: Double?
     /// Frames of warm-up before the breath starts (frame `warmupFrames` is breath time 0).
@@ -70,9 +78,13 @@ public struct FrameRenderer: Sendable {
 
     /// `ceiling`: the motor's voltage ceiling and overdrive budget (a board's LIMITS). The breath is
     /// scaled to it (intensity 1 is the ceiling) and overdrive stays within the budget; nil: full drive.
+    ///
+    /// `leadPlans`: the leads a renderer of the same motor planned before (`leadPlans` of the renderer this
+    /// one follows, as a live breath's restarts hand them on); the frames are the same without.
     public init(pattern: HapticPattern, duration: Double? = nil, frameRate: Int, resolution: DutyResolution = .u8,
                 motor: MotorProfile = .referenceERM, compensate: Bool = true, warmup: Double = 0,
-                ceiling: DriveCeiling? = nil, feltRange: FeltRange? = nil, warmupMargin: Double = 1.5) {
+                ceiling: DriveCeiling? = nil, feltRange: FeltRange? = nil, warmupMargin: Double = 1.5,
+                leadPlans: LeadPlans = LeadPlans()) {
         precondition((1...100_000).contains(frameRate), "frame rate must be 1...100000")
         self.frameRate = frameRate
         self.resolution = resolution
@@ -101,8 +113,12 @@ public struct FrameRenderer: Sendable {
         self.feltRange = feltRange
         shaper = Shaper(profile: motor, frameRate: frameRate, compensate: compensate, allowReverse: resolution == .i16,
                         ceiling: limit)
-        steps = compensate ? StepLead.steps(of: envelope, tapSeconds: tapSeconds, shaper: shaper, frameRate: frameRate,
-                                            scale: fullScale, felt: feltRange) : []
+        // Leads are planned as rendering reaches them, from the shaper as it is here (before any frame).
+        schedule = compensate ? LeadSchedule(envelope, tapSeconds: tapSeconds, scale: fullScale, felt: feltRange) : LeadSchedule()
+        leadShaper = shaper
+        var plans = leadPlans
+        plans.use(for: shaper, frameRate: frameRate)
+        self.leadPlans = plans
     }
 
     public init(plan: BreathPlan, frameRate: Int, resolution: DutyResolution = .u8, motor: MotorProfile = .referenceERM,

@@ -40,10 +40,11 @@ extension FrameRenderer {
         }
         piece.until = min(events.until, control.until, pulse.until)
         // Step leads: inside a coming jump's lead the shaper aims for the jump's new level.
-        while stepIndex < steps.count && steps[stepIndex].time <= t { stepIndex += 1 }
-        if stepIndex < steps.count {
-            let step = steps[stepIndex]
-            let leadStart = step.time - step.lead
+        while stepIndex < schedule.steps.count && schedule.steps[stepIndex].time <= t { stepIndex += 1 }
+        if stepIndex < schedule.steps.count {
+            let lead = schedule.lead(ofStep: stepIndex, shaper: leadShaper, frameRate: frameRate, plans: &leadPlans)
+            let step = schedule.steps[stepIndex]
+            let leadStart = step.time - lead
             if t >= leadStart {
                 piece.inLead = 1
                 piece.lead = step.to
