@@ -32,6 +32,10 @@ extension EmulatedBoardTests {
         }
         #expect(raw.contains("counter tim5-instructions"), "\(raw)")
         #expect(avg["check.frames-played"] == 900 && avg["check.underruns"] == 0)
+        // A HEARTBEAT read at frame 905's tick by a loop that last ran at frame 899's: its STATUS comes after
+        // frames 900...905 are played (with the message handled first it said 900: a STATUS at a tick past an
+        // LRA carrier edge showed the polarity from before it, and CI's drive.lra-carrier clause failed).
+        #expect(avg["check.late-status-next-play"] == 906, "late STATUS next_play \(avg["check.late-status-next-play"] ?? -1)")
         // Per received byte that does not end a frame: the core only collects it.
         #expect((avg["rx.byte"] ?? .max) <= 40, "rx.byte \(avg["rx.byte"] ?? -1) instructions")
         #expect((avg["pass.frame"] ?? .max) <= 3000 && (max["pass.frame"] ?? .max) <= 20_000)
