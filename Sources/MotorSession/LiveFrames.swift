@@ -1,6 +1,7 @@
 // Duty frames of a breath that can be changed while it plays: frames are rendered ahead from a LivePlan;
 // an edit at frame k drops what was rendered from k on and picks the rendering up there, from a renderer
-// that starts a few seconds earlier so the motor model has the same state at k (the splice is seamless).
+// that starts a second earlier and follows the frames already rendered (and sent) for that second, so its
+// motor model has the state the played frames gave the motor at k (the splice is seamless).
 // SPDX-License-Identifier: Apache-2.0
 
 import Breath
@@ -44,7 +45,8 @@ public final class LiveFrames: FrameSource {
     private var cache: [UInt16] = []
     private var cacheBase = 0
     private let keep: Int
-    /// Seconds of breath a new renderer plays (and discards) before the frame where a change takes effect.
+    /// Seconds of breath a new renderer follows (the frames rendered before) up to the frame where a change
+    /// takes effect: its motor model and overdrive budget come from them.
     static let contextSeconds = 1.0
 
     public init(plan: LivePlan, frameRate: Int, resolution: DutyResolution, motor: MotorProfile = .referenceERM,
@@ -148,7 +150,8 @@ public final class LiveFrames: FrameSource {
     }
 
     /// Re-renders from frame `k` on: a renderer started `contextSeconds` earlier on the changed plan,
-    /// fast-forwarded to k. A k past what is rendered (a pace or pattern change at a later boundary) waits:
+    /// fast-forwarded to k with its motor model following the frames rendered before k (rendered again
+    /// when they are no longer kept). A k past what is rendered (a pace or pattern change at a later boundary) waits:
     /// the frames up to it are as they were, the renderer playing renders them, and restarts there.
     private func restart(at k: Int) {
         if k > cacheBase + cache.count {
@@ -164,8 +167,14 @@ public final class LiveFrames: FrameSource {
                                  resolution: resolution, motor: motor, compensate: compensate, warmup: 0, ceiling: ceiling,
                                  feltRange: feltRange, leadPlans: renderer.leadPlans)
         rendererBase = origin
-        var discard: [UInt16] = []
-        renderer.render(count: k - origin, into: &discard)
+        if origin <= k && origin >= cacheBase && k <= cacheBase + cache.count {
+            // The motor model follows the frames sent for that stretch (the board played them), not the
+            // changed plan's: rendered again, they lead toward the new level before k, which never played.
+            renderer.follow(played: cache[(origin - cacheBase)..<(k - cacheBase)])
+        } else {
+            var discard: [UInt16] = []
+            renderer.render(count: k - origin, into: &discard)
+        }
         if k < cacheBase + cache.count { cache.removeLast(cacheBase + cache.count - max(k, cacheBase)) }
     }
 

@@ -88,6 +88,19 @@ public struct Shaper: Sendable {
         return d
     }
 
+    /// The modeled motor after a frame of drive `d` that was output (rendered earlier and played), the
+    /// overdrive budget spent as it was: what `drive` does after choosing its drive.
+    mutating func follow(drive d: Double) {
+        var d = d
+        if limiter != nil { d = limiter!.limit(d) }
+        if erm != nil {
+            erm!.advance(drive: d, seconds: dt, riseFactor: eRise, fallFactor: eFall)
+        } else if lra != nil {
+            let target = min(abs(d), 1) * lra!.resonanceGain
+            lra!.amplitude = target + (lra!.amplitude - target) * eRise
+        }
+    }
+
     /// Exact one-frame inverse of `ERMModel`, clamped to what the drive can do.
     @inline(always)
     func ermDrive(_ m: ERMModel, target y: Double, rising: Bool) -> Double {

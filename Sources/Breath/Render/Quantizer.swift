@@ -23,6 +23,12 @@ struct Quantizer: Sendable {
         return (UInt16(truncatingIfNeeded: Int(q)), q / steps)
     }
 
+    /// The drive a raw value outputs (i16 as its bit pattern): the inverse of `quantize`.
+    @inline(always)
+    func drive(ofRaw raw: UInt16) -> Double {
+        (lowest < 0 ? Double(Int16(bitPattern: raw)) : Double(raw)) / steps
+    }
+
     /// A fast guess of `quantize(x / steps).drive` for an `x` already clamped to the steps, usually equal,
     /// not always: it rounds half to even (adding and subtracting 1.5 x 2^52 rounds any |x| <= 2^51 to an
     /// integer) and multiplies by 1 / steps instead of dividing. The caller compares it with the exact value

@@ -30,6 +30,29 @@ extension FrameRenderer {
         return n
     }
 
+    /// Moves past the next `played.count` frames as if they had been rendered, the motor model following
+    /// the raw values given (frames output before, from another renderer) instead of shaping its own: a
+    /// renderer that takes over from another at a live change starts from the motor as it really is.
+    public mutating func follow(played: ArraySlice<UInt16>) {
+        let n = min(played.count, frameCount - next)
+        guard n > 0 else { return }
+        let quantizer = Quantizer(resolution)
+        var i = played.startIndex
+        withUnsafeTemporaryAllocation(of: FrameAim.self, capacity: Self.block) { aims in
+            var left = n
+            while left > 0 {
+                let k = min(Self.block, left)
+                aim(UnsafeMutableBufferPointer(rebasing: aims[0..<k]))  // the targets' cursors and last aim
+                for _ in 0..<k {
+                    shaper.follow(drive: quantizer.drive(ofRaw: played[i]))
+                    i += 1
+                }
+                next += k
+                left -= k
+            }
+        }
+    }
+
     /// The targets of the frames from `next` on, one per element of `aims` (does not move `next`): the
     /// intended intensity, read from `TargetPiece`s; the warm-up floor while the intention is below it;
     /// inside a coming jump's lead, the jump's new level.
