@@ -45,7 +45,17 @@ extension Player {
             let k = max(replace ? max(sure ? surelyChangeableFrame : firstChangeableFrame, stream.window.playedThrough)
                 : stream.window.highestSent, notBefore ?? 0)
             // The board has output (or will before this arrives) the breath's last frame: nothing to change.
-            if k >= stream.total {
+            // Nor, for a pause or a resume (each moves the end), when the board may reach the end already
+            // announced before the new one arrives: its deferred STOP would halt the stream there, and the
+            // frames after it would go to a stopped board (found by ControlPropertyTests, seed 1795775595: a
+            // pause on the last frame; the board stopped, a re-timing START re-armed it, and it played the
+            // breath again from frame 0).
+            let movesEnd: Bool
+            switch change {
+            case .pause, .resume: movesEnd = true
+            default: movesEnd = false
+            }
+            if k >= stream.total || (movesEnd && replace && stream.end.stopSent && stream.total < surelyChangeableFrame) {
                 onEvent?(.refused(change: change, reason: "the breath has ended: nothing is left to change"))
                 continue
             }

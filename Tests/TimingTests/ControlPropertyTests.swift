@@ -160,6 +160,23 @@ enum ControlProperty {
         #expect(failed.isEmpty, "\(failed.count) of 41 shifts failed: \(failed.first ?? "")")
     }
 
+    /// Seed 1795775595 (found by a CI run): a pause reaches the breath's last frame just after the deferred
+    /// STOP at its end went out. The board stopped at the old end before the pause's new end arrived, a
+    /// re-timing START re-armed it, and it played the breath again from frame 0 (302 frames lost, 220
+    /// underruns). A pause or resume the board may not get before that end is now refused. Swept over
+    /// -40...+40 ms in 2 ms steps, as the seed above: every run must be clean.
+    @Test func aPauseOnTheLastFrameDoesNotRestartTheBreath() {
+        var failed: [String] = []
+        for shiftMs in stride(from: -40, through: 40, by: 2) {
+            let r = ControlProperty.run(seed: 1_795_775_595, shiftNs: Int64(shiftMs) * 1_000_000)
+            // (From about -24 ms on the pause comes within the last frames and is refused; from +4 ms on the
+            // breath has ended before it comes.)
+            #expect(r.commands.first?.hasPrefix("pace") == true, "the sequence this seed draws changed: \(r.commands)")
+            if !r.ok { failed.append("\(shiftMs) ms: \(r)") }
+        }
+        #expect(failed.isEmpty, "\(failed.count) of 41 shifts failed: \(failed.first ?? "")")
+    }
+
     /// The reported case: 3 cycles, seek to cycle 10, finish, pause, resume. The seek is refused; the rest
     /// plays cleanly.
     @Test func aSeekPastTheLastCycleIsRefused() throws {
