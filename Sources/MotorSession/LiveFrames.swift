@@ -167,7 +167,7 @@ public final class LiveFrames: FrameSource {
                                  resolution: resolution, motor: motor, compensate: compensate, warmup: 0, ceiling: ceiling,
                                  feltRange: feltRange, leadPlans: renderer.leadPlans)
         rendererBase = origin
-        if origin <= k && origin >= cacheBase && k <= cacheBase + cache.count {
+        if origin <= k && origin >= cacheBase {
             // The motor model follows the frames sent for that stretch (the board played them), not the
             // changed plan's: rendered again, they lead toward the new level before k, which never played.
             renderer.follow(played: cache[(origin - cacheBase)..<(k - cacheBase)])

@@ -36,25 +36,22 @@ extension Player {
             // A seek, a finish, a pace or a pattern moves the breath's end or its phases: it starts where its
             // REPLACE surely arrives in time (the stream's STOP and phase events follow from it). Strength,
             // sharpness, pause and resume start from the first frame the board may not yet have output.
-            let sure: Bool
+            // All but strength and sharpness move the end (a pause makes it open, a resume closes it).
+            let sure: Bool, movesEnd: Bool
             switch change {
-            case .strength, .sharpness, .pause, .resume: sure = false
-            default: sure = true
+            case .strength, .sharpness: (sure, movesEnd) = (false, false)
+            case .pause, .resume: (sure, movesEnd) = (false, true)
+            default: (sure, movesEnd) = (true, true)
             }
             // (`notBefore`: the frame several boards change from together, when later than this board's own.)
             let k = max(replace ? max(sure ? surelyChangeableFrame : firstChangeableFrame, stream.window.playedThrough)
                 : stream.window.highestSent, notBefore ?? 0)
             // The board has output (or will before this arrives) the breath's last frame: nothing to change.
-            // Nor, for a pause or a resume (each moves the end), when the board may reach the end already
-            // announced before the new one arrives: its deferred STOP would halt the stream there, and the
-            // frames after it would go to a stopped board (found by ControlPropertyTests, seed 1795775595: a
-            // pause on the last frame; the board stopped, a re-timing START re-armed it, and it played the
-            // breath again from frame 0).
-            let movesEnd: Bool
-            switch change {
-            case .pause, .resume: movesEnd = true
-            default: movesEnd = false
-            }
+            // Nor, for a change that moves the end, when the board may reach the end already announced before
+            // the new one arrives: its deferred STOP would halt the stream there, and the frames after it would
+            // go to a stopped board (found by ControlPropertyTests, seed 1795775595: a pause on the last frame;
+            // the board stopped, a re-timing START re-armed it, and it played the breath again from frame 0).
+            // (A sure change starts at the surely changeable frame, so `k >= total` covers it already.)
             if k >= stream.total || (movesEnd && replace && stream.end.stopSent && stream.total < surelyChangeableFrame) {
                 onEvent?(.refused(change: change, reason: "the breath has ended: nothing is left to change"))
                 continue

@@ -79,26 +79,25 @@ public struct Shaper: Sendable {
         }
         if limiter != nil { d = limiter!.limit(d) }
         d = quantize(d)
+        advanceModel(drive: d)
+        return d
+    }
+
+    /// The modeled motor one frame on under drive `d` (as output: after the limit and quantisation).
+    @inline(__always)
+    mutating func advanceModel(drive d: Double) {
         if erm != nil {
             erm!.advance(drive: d, seconds: dt, riseFactor: eRise, fallFactor: eFall)
         } else {
             let target = min(abs(d), 1) * lra!.resonanceGain
             lra!.amplitude = target + (lra!.amplitude - target) * eRise
         }
-        return d
     }
 
     /// The modeled motor after a frame of drive `d` that was output (rendered earlier and played), the
     /// overdrive budget spent as it was: what `drive` does after choosing its drive.
     mutating func follow(drive d: Double) {
-        var d = d
-        if limiter != nil { d = limiter!.limit(d) }
-        if erm != nil {
-            erm!.advance(drive: d, seconds: dt, riseFactor: eRise, fallFactor: eFall)
-        } else if lra != nil {
-            let target = min(abs(d), 1) * lra!.resonanceGain
-            lra!.amplitude = target + (lra!.amplitude - target) * eRise
-        }
+        advanceModel(drive: limiter != nil ? limiter!.limit(d) : d)
     }
 
     /// Exact one-frame inverse of `ERMModel`, clamped to what the drive can do.

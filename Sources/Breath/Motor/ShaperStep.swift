@@ -37,12 +37,7 @@ extension Shaper {
         }
         if limiter != nil { d = limiter!.limit(d) }
         let (raw, q) = quantizer.quantize(d)
-        if erm != nil {
-            erm!.advance(drive: q, seconds: dt, riseFactor: eRise, fallFactor: eFall)
-        } else {
-            let target = min(abs(q), 1) * lra!.resonanceGain
-            lra!.amplitude = target + (lra!.amplitude - target) * eRise
-        }
+        advanceModel(drive: q)
         return raw
     }
 

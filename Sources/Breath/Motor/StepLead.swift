@@ -160,9 +160,6 @@ public struct LeadPlans: Sendable {
 
     public init() {}
 
-    /// Leads kept so far.
-    public var count: Int { leads.count }
-
     /// Forgets the kept leads unless they were planned for this shaper at this frame rate.
     mutating func use(for shaper: Shaper, frameRate: Int) {
         let s = Setup(profile: shaper.profile, frameRate: frameRate, compensate: shaper.compensate,
@@ -196,14 +193,13 @@ struct LeadSchedule: Sendable {
     /// Per jump, the plan it shares: levels rounded to 1/1000, or to 1/20 once `StepLead.preciseBudget`
     /// plans are spoken for. A plan is made from its first jump's exact levels.
     private let planOf: [Int32]
-    private var leads: [Double]
+    /// Per plan, the jump whose exact levels it is planned from (`LeadPlans` keeps the lead).
     private let firstStep: [Int32]
 
     /// No jumps (a renderer without compensation).
     init() {
         steps = []
         planOf = []
-        leads = []
         firstStep = []
     }
 
@@ -254,7 +250,6 @@ struct LeadSchedule: Sendable {
         self.steps = steps
         self.planOf = planOf
         self.firstStep = firstStep
-        leads = [Double](repeating: .nan, count: firstStep.count)
     }
 
     /// The lead of jump `k`, planned now if it is not yet.
@@ -266,13 +261,10 @@ struct LeadSchedule: Sendable {
     }
 
     private mutating func plan(_ k: Int, shaper: Shaper, frameRate: Int, plans: inout LeadPlans) -> Double {
-        let p = Int(planOf[k])
-        if leads[p].isNaN {
-            let first = steps[Int(firstStep[p])]
-            leads[p] = plans.bestLead(from: first.from, to: first.to, shaper: shaper, frameRate: frameRate)
-        }
-        steps[k].lead = leads[p]
-        return leads[p]
+        let first = steps[Int(firstStep[Int(planOf[k])])]
+        let lead = plans.bestLead(from: first.from, to: first.to, shaper: shaper, frameRate: frameRate)
+        steps[k].lead = lead
+        return lead
     }
 
     /// Every jump, each lead planned (on a copy: the schedule itself plans as it is reached).
