@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "MotorWire", targets: ["MotorWire"]),
         .library(name: "BoardCore", targets: ["BoardCore"]),
         .library(name: "MotorControl", targets: ["MotorControl"]),
+        .library(name: "Playback", targets: ["Playback"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -61,6 +62,10 @@ let package = Package(
         .target(name: "BoardAccess", dependencies: ["MotorSession", "SimBoard", "SerialLink"]),
         // The control protocol (docs/control.md): commands, events, the hub, stdin and socket transports.
         .target(name: "MotorControl", dependencies: ["MotorSession", "Breath", "HostPlatform"]),
+        // The one playback layer every command, the page and the benches play through: the boards opened
+        // (Stage), their shaping and profiles, breath-time status, true-clock judging, the control hub wired,
+        // one result and end line, and the signal path (StopSignal).
+        .target(name: "Playback", dependencies: ["MotorSession", "BoardAccess", "MotorControl", "Calibration", "SimBoard", "Breath", "HostPlatform", "SerialLink", "MotorWire"]),
         // `motorbreath serve`: the page (static files, package resources), its WebSocket speaking the control
         // protocol through the same ControlHub, the Host/Origin/token guard.
         .target(
@@ -75,7 +80,7 @@ let package = Package(
         .executableTarget(
             name: "motorbreath",
             dependencies: [
-                "MotorSession", "MotorControl", "BreathWeb", "BoardAccess", "SimBoard", "SerialLink", "Breath", "TimingBench", "BoardConformance", "Calibration", "Preferences",
+                "Playback", "MotorSession", "MotorControl", "BreathWeb", "BoardAccess", "SimBoard", "SerialLink", "Breath", "TimingBench", "BoardConformance", "Calibration", "Preferences",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -92,6 +97,9 @@ let package = Package(
         // The player's parts on their own (send window, repair guards, line budget, duty check, clock-sync
         // scheduling), table-driven, CPU only.
         .testTarget(name: "MotorSessionTests", dependencies: ["MotorSession", "MotorWire", "Breath"]),
+        // The playback layer every command runs, in virtual time: true-clock reports, breath time, one board
+        // and several, the stage's errors, the end line.
+        .testTarget(name: "PlaybackTests", dependencies: ["Playback", "MotorSession", "SimBoard", "SerialLink", "Breath"]),
         .testTarget(name: "TimingTests", dependencies: ["BoardAccess", "TimingBench", "SimBoard", "MotorSession", "Breath", "MotorWire", "SerialLink"]),
         // A real board on MOTORBREATH_BENCH_PORT (skipped, with a message, when it is not set).
         .testTarget(name: "BenchHardwareTests", dependencies: ["MotorSession", "SerialLink", "MotorWire"]),
@@ -119,7 +127,7 @@ let package = Package(
         .testTarget(name: "ServeTests", dependencies: ["BreathWeb", "MotorControl", "MotorSession", "Breath", "TestSupport"]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["MotorSession", "MotorControl", "SimBoard", "SerialLink", "Breath", "MotorWire", "motorbreath", "TestSupport", "TimingBench"]
+            dependencies: ["MotorSession", "MotorControl", "SimBoard", "SerialLink", "Breath", "MotorWire", "motorbreath", "TestSupport", "TimingBench", "Playback"]
         ),
     ]
 )

@@ -11,7 +11,12 @@ import SerialLink
 
 /// A snapshot for the live view, about 10 times a second.
 public struct LiveStatus: Sendable {
-    /// Seconds since the first frame's intended start (negative before it).
+    /// Breath time, s: seconds since the breath's first frame is meant to be felt, the warm-up excluded
+    /// (negative before it: during the start lead and the warm-up). The origin a `BreathPlan` samples at and
+    /// a `state` event's `elapsed_s` reports, so an app that changes the breath when `elapsed` passes 1.0
+    /// changes it at 1.0 s of breath:
+    ///
+    ///     session.onStatus = { if $0.elapsed >= 1.0 && !sent { session.change(.strength(0.3)); sent = true } }
     public var elapsed: Double
     public var framesPlayed: Int
     public var framesTotal: Int
@@ -149,7 +154,8 @@ public final class Player {
     }
 
     func liveStatus(at t: UInt64) -> LiveStatus {
-        LiveStatus(elapsed: (Double(t) - Double(timing.sessionStartNs)) / 1e9, framesPlayed: stream.window.playedThrough,
+        let warmup = Double(stream.source?.warmupFrames ?? 0) / Double(rate)
+        return LiveStatus(elapsed: (Double(t) - Double(timing.sessionStartNs)) / 1e9 - warmup, framesPlayed: stream.window.playedThrough,
                    framesTotal: stream.total, board: line.health.board, retransmits: stream.retransmits,
                    rttUs: line.health.rttUs, driftPPM: timing.sync.tracker.estimate()?.driftPPM, state: recovery.state)
     }

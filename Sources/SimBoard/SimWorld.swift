@@ -138,12 +138,15 @@ public final class SimWorld: @unchecked Sendable {
         rng = SplitMix64(seed: seed)
         adapterSeed = seed ^ 0x5553_4246_5241_4D45  // "USBFRAME": its own stream, so the plain link's draws stay as they were
         epoch = epochNs ?? MonotonicClock.nowNs()
+        // Real time starts at the epoch's reading now: a world counting from 0 (the monotonic clock itself,
+        // one time base with the ports beside it) boots its board now, not at the clock's origin.
+        if pacing == .realTime { now = MonotonicClock.nowNs() - epoch }
         var s = spec
         s.driftPPM = impairments.driftPPM != 0 ? impairments.driftPPM : spec.driftPPM
         s.wanderPPMPerMinute = impairments.wanderPPMPerMinute != 0 ? impairments.wanderPPMPerMinute : spec.wanderPPMPerMinute
         if let hz = impairments.clockHz { s.clockHz = hz }
         clock = SimClock(clockHz: UInt64(s.clockHz), offsetTicks: s.offsetTicks, driftPPM: s.driftPPM,
-                         wanderPPMPerMinute: s.wanderPPMPerMinute, bootNs: 0)
+                         wanderPPMPerMinute: s.wanderPPMPerMinute, bootNs: now)
         // In virtual time the board is serviced exactly when it asks: it needs no output lead (a DMA buffer
         // that covers the host's pauses in real time), unless the spec keeps it.
         let lead = pacing == .virtual && !s.leadInVirtualTime ? 0 : UInt64(s.outputLeadMs) * UInt64(s.clockHz) / 1000

@@ -5,6 +5,7 @@ import ArgumentParser
 import BoardAccess
 import Foundation
 import MotorSession
+import Playback
 import SerialLink
 
 struct BenchCommand: ParsableCommand {
@@ -29,8 +30,9 @@ struct BenchCommand: ParsableCommand {
 
     func run() throws {
         Signals.install()
-        let board = try connection.connect(quiet: json)
-        defer { board.close() }
+        let stage = try connection.openStage(quiet: json)
+        defer { stage.close() }
+        let board = stage.board
         let port = board.portPath ?? ""
         let channel = board.channel()
         let options = connection.sessionOptions

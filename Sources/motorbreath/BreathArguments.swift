@@ -3,6 +3,7 @@
 
 import ArgumentParser
 import Breath
+import Playback
 import Preferences
 
 struct BreathArguments: ParsableArguments {
@@ -125,6 +126,12 @@ struct BreathArguments: ParsableArguments {
 /// What play and render play: the haptic pattern and its length, the breath plan it came from (nil for an
 /// AHAP file), and the notes of the import.
 typealias BuiltBreath = (pattern: HapticPattern, duration: Double, plan: BreathPlan?, notices: [String])
+
+/// What the playback layer plays of `built`: the breath plan (repeated with `loop`), or the file's pattern.
+func playbackContent(_ built: BuiltBreath, loop: Bool) -> PlaybackContent {
+    if let plan = built.plan { return .breath(plan, loop: loop) }
+    return .haptics(built.pattern, duration: built.duration)
+}
 
 /// Prints the first notes of an AHAP import, one line each, and how many more there were.
 func printNotices(_ notices: [String], limit: Int = 10) {

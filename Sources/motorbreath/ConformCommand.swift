@@ -3,6 +3,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import ArgumentParser
+import Playback
 import BoardAccess
 import BoardConformance
 import Foundation
@@ -49,8 +50,9 @@ struct ConformCommand: ParsableCommand {
     func run() throws {
         Signals.install()
         // --simulate checks the reference BoardCore, on a simulated board of its own thread.
-        let connected = try board.connect(quiet: json) { .simulatedBoard() }
-        defer { connected.close() }
+        let stage = try board.openStage(quiet: json, simulated: .simulatedThread())
+        defer { stage.close() }
+        let connected = stage.board
         let rig: Rig
         do { rig = try Rig(link: connected.link, bootWaitMs: board.connection.bootWait) } catch { throw fail("\(error)") }
         if let revision, let held = Revision(parsing: revision) { rig.heldTo = held }

@@ -5,6 +5,7 @@ import ArgumentParser
 import BoardAccess
 import Foundation
 import MotorSession
+import Playback
 import MotorWire
 
 struct InfoCommand: ParsableCommand {
@@ -68,8 +69,9 @@ struct InfoCommand: ParsableCommand {
     }
 
     func run() throws {
-        let board = try connection.connect(quiet: json)
-        defer { board.close() }
+        let stage = try connection.openStage(quiet: json)
+        let board = stage.board
+        defer { stage.close() }
         let port = board.portPath ?? ""
         let channel = board.channel()
         let info: Info

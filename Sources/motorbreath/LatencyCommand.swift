@@ -6,6 +6,7 @@ import ArgumentParser
 import BoardAccess
 import Foundation
 import MotorSession
+import Playback
 import SerialLink
 import SimBoard
 import TimingBench
@@ -46,9 +47,13 @@ struct LatencyCommand: ParsableCommand {
     func run() throws {
         Signals.install()
         let impairments = simLink.impairments
-        let board = connection.port != nil ? try connection.connect(quiet: json)
-            : .simulated(SimWorld(impairments: impairments, pacing: .virtual, seed: seed))
-        defer { board.close() }
+        var simulated = connection.stageOptions
+        simulated.pacing = .virtual
+        simulated.seed = seed
+        let stage = connection.port != nil ? try connection.openStage(quiet: json)
+            : try openBoards([NamedPlace("board", .simulated(impairments: impairments))], options: simulated, quiet: json)
+        defer { stage.close() }
+        let board = stage.board
         let world = board.world
         let channel = board.channel()
         var options = connection.sessionOptions

@@ -9,6 +9,7 @@ import MotorControl
 import Foundation
 import Glibc
 import MotorSession
+import Playback
 import SerialLink
 import SimBoard
 
@@ -47,18 +48,21 @@ struct PaletteCommand: ParsableCommand {
     func run() throws {
         Signals.install()
         Signals.followResizes()
-        let connected = try board.connect { .simulated(SimWorld(pacing: .realTime)) }
-        defer { connected.close() }
+        let stage = try board.openStage(simulated: .simulated())
+        defer { stage.close() }
         var options = board.connection.sessionOptions
         options.allowReverse = true
-        let session = connected.session(options: options)
+        // No warm-up (the level is steady from the start); the board's profile, as in play.
+        var shaping = Shaping()
+        shaping.warmupSeconds = 0
+        shaping.profiles = calibration.lookup
+        let playback = Playback(stage, options: options, shaping: shaping)
         let steady = PaletteCommand.steady
-        var breath = PaletteCommand.steadyOptions(intensity: intensity)
-        let hub = ControlHub(inbox: session.controls, pattern: steady, strength: 1, sharpness: breath.sharpness)
+        let breath = PaletteCommand.steadyOptions(intensity: intensity)
+        let hub = ControlHub(inbox: playback.inbox, pattern: steady, strength: 1, sharpness: breath.sharpness)
         hub.arrowsChangeSharpness = true
         hub.handle(.intensity(intensity))
-        let sessionClock = session.channel.clock
-        session.onEvent = { hub.emit(hub.line(for: $0, nowNs: sessionClock.nowNs())) }
+        playback.attach(hub)
         let keys = KeyControl(hub: hub)
         defer { keys?.stop() }
         var socket: ControlSocket?
@@ -67,11 +71,25 @@ struct PaletteCommand: ParsableCommand {
         }
         defer { socket?.close() }
         if keys == nil { Stderr.write("motorbreath: note: standard input is not a terminal: no keys (use --control-socket)\n") }
-        let report = try play(session, steady, breath, hub)
-        hub.emit(ControlEvents.finished(report))
-        Stderr.write("motor \(report.motorOffAtExit ? "off" : "STATE UNKNOWN")\n")
-        if report.interrupted && Signals.pending != 0 { throw ExitCode(Signals.exitCode) }
-        if !report.motorOffAtExit { throw fail("could not confirm the motor is off") }
+        let view = PaletteView(hub: hub)
+        defer { view.finish() }
+        playback.onStatus = { _, _ in view.show() }
+        let result = play(playback, .breath(BreathPlan(pattern: steady, options: breath), loop: true))
+        view.finish()
+        playback.tellEnd(result)
+        Stderr.write("motor \(result.motorOffAtExit ? "off" : "STATE UNKNOWN")\n")
+        if let failure = result.failure, result.signal == 0 { throw fail(failure) }
+        if result.signal != 0 { throw ExitCode(result.exitCode) }
+        if !result.motorOffAtExit { throw fail("could not confirm the motor is off") }
+    }
+
+    /// Prepares the board (saying which, and its profile) and plays the steady vibration until stopped.
+    private func play(_ playback: Playback, _ content: PlaybackContent) -> PlaybackResult {
+        let boards: [Playback.PreparedBoard]
+        do { boards = try playback.prepare() } catch { return playback.result(failedToPrepare: error) }
+        Stderr.write("board: \(boards[0].prepared.info.displayName)\n")
+        if let name = boards[0].shaping.profile { Stderr.write("profile: \(name)\n") }
+        return playback.play(content)
     }
 
     /// One long phase at a constant level, looping: a steady vibration the controls change (here and in
@@ -86,30 +104,10 @@ struct PaletteCommand: ParsableCommand {
         if let sharpness { breath.sharpness = sharpness }
         return breath
     }
-
-    /// Plays the steady vibration with the live line showing the controls' values.
-    private func play(_ session: BreathSession, _ steady: BreathPattern, _ breath: BreathOptions, _ hub: ControlHub) throws -> PlayReport {
-        let view = PaletteView(hub: hub)
-        defer { view.finish() }
-        session.onStatus = { _ in view.show() }
-        session.shouldStop = { Signals.pending != 0 }
-        do {
-            let prepared = try session.prepare()
-            Stderr.write("board: \(prepared.info.displayName)\n")
-            let calibrated = try calibration.forBoard(uniqueID: prepared.info.uniqueID, boardName: prepared.info.name.text)
-            if let calibrated { Stderr.write("profile: \(calibrated.name)\n") }
-            let hello = ControlEvents.prepared(prepared, pattern: steady.name)
-            hub.greet(hello)
-            return try session.play(steady, breath: breath, loop: true, motor: calibrated?.motor(or: session.motor),
-                                    warmup: 0, feltRange: calibrated?.feltRange)
-        } catch let e as SessionError {
-            throw fail(e)
-        }
-    }
 }
 
 /// The palette's live line: the intensity and the sharpness.
-final class PaletteView {
+final class PaletteView: @unchecked Sendable {
     let hub: ControlHub
     let line: LiveLine?
 

@@ -1,31 +1,36 @@
-// play's steps around the session: the board it opens, what it says once prepared, the breath played with
-// the view and the controls following it, and the report of a session that failed.
+// play's steps around the playback layer: the boards it opens, what it says once they are prepared, the
+// live line and the controls following the breath, and the end (the report, the end line, the exit).
 // SPDX-License-Identifier: Apache-2.0
 
 import ArgumentParser
-import BoardAccess
 import Breath
-import Calibration
+import MotorControl
 import MotorSession
-import SerialLink
-import SimBoard
+import Playback
 
 extension Play {
-    /// The simulated world (--sim-link, --virtual-time, --seed) or the port. A port that cannot be opened
-    /// still gives scripts a report, with the reason (already printed).
-    func connect() throws -> BoardConnection {
-        let impairments = simLink?.impairments ?? LinkImpairments()
+    /// Opens the boards (--simulate, --port, --board). A port that cannot be opened still gives scripts a
+    /// report, with the reason (printed once, by the caller).
+    func openStage() throws -> Stage {
+        let places = board.namedPlaces(simLink: simLink)
+        var options = board.connection.stageOptions
+        options.pacing = virtualTime ? .virtual : .realTime
+        options.seed = seed
         do {
-            return try board.connect(quiet: quiet) {
-                .simulated(SimWorld(impairments: impairments, pacing: virtualTime ? .virtual : .realTime, seed: seed))
-            }
+            let stage = try Stage.open(places, options: options)
+            if !quiet { stage.notes.forEach { Stderr.write("motorbreath: note: \($0)\n") } }
+            return stage
         } catch {
             if json {
-                var failed = PlayReport()
-                failed.error = "the port could not be opened"
-                try printJSON(failed)
+                let reports = places.map { p in
+                    var r = PlayReport()
+                    r.error = p.name == error.board ? "the port could not be opened" : "another board's port could not be opened"
+                    return BoardReport(name: p.name, report: r)
+                }
+                try printJSON(reports.count == 1 ? reports[0].report as any Encodable
+                              : LayoutReport(boards: reports, placements: (try? board.placements()) ?? []))
             }
-            throw error
+            throw fail(error.description)
         }
     }
 
@@ -39,85 +44,44 @@ extension Play {
         return options
     }
 
-    /// "board: ..., ERM, drive ceiling ..., prepared in ... ms".
-    func announce(_ prepared: Prepared) {
+    /// How the frames are shaped: --motor, --no-compensation, --no-warmup, the calibration profile.
+    var shaping: Shaping {
+        var s = Shaping()
+        s.motor = motor?.profile
+        s.compensate = !noCompensation
+        if noWarmup { s.warmupSeconds = 0 }
+        s.profiles = calibration.lookup
+        return s
+    }
+
+    /// "board: ..., ERM, drive ceiling ..., prepared in ... ms", the profile, an LRA without its resonance.
+    func announce(_ boards: [Playback.PreparedBoard]) {
         guard !quiet else { return }
-        let ceiling = prepared.limits.map { ", drive ceiling \(Int((Double($0.ceilingLevel) / 327.67).rounded())) %" } ?? ""
-        Stderr.write("board: \(prepared.info.displayName), \(prepared.info.motorKind == .lra ? "LRA" : "ERM")\(ceiling), prepared in \(Int(Double(prepared.prepareNs) / 1e6)) ms\n")
-    }
-
-    /// The calibration profile for the prepared board (said on stderr) and how its frames are shaped.
-    func shaping(for prepared: Prepared, session: BreathSession) throws -> BoardShaping {
-        let base = motor?.profile ?? session.motor
-        let calibrated = try calibration.forBoard(uniqueID: prepared.info.uniqueID, boardName: prepared.info.name.text)
-        let profile = calibrated?.motor(or: base) ?? base
-        if let calibrated, !quiet {
-            Stderr.write("profile: \(calibrated.name): felt \(fixed(calibrated.feltThreshold * 100, 1))...\(fixed(calibrated.comfortMax * 100, 1)) %, motor starts at \(fixed(calibrated.startThreshold * 100, 1)) %\n")
-        }
-        if case .lra = profile, prepared.info.lraResonanceDeciHz == 0 {
-            Stderr.write("motorbreath: note: the LRA board reports no resonance frequency; its carrier may be off resonance\n")
-        }
-        return BoardShaping(calibrated, motor: profile)
-    }
-
-    /// Plays the breath (or the AHAP file) on the prepared board, the view and the controls following it.
-    /// In simulation every frame is judged against the board's true clock as it plays (a steered breath
-    /// against what the host meant at the time: the live source itself).
-    func play(_ built: BuiltBreath, session: BreathSession, on board: BoardConnection, prepared: Prepared,
-              view: LiveView, controls: PlayControls?) throws -> PlayReport {
-        let shaping = try self.shaping(for: prepared, session: session)
-        var truth: TrueTiming?
-        var warmup = 0.0
-        session.willPlay = { player, frames in
-            warmup = Double(frames.warmupFrames) / Double(frameRate)
-            view.live = frames.steerable
-            if let world = board.world {
-                world.recordPlays = false
-                truth = TrueTiming(world: world, player: player, expected: frames)
+        for b in boards {
+            let p = b.prepared, name = boards.count > 1 ? "\(b.name): " : ""
+            let ceiling = p.limits.map { ", drive ceiling \(Int((Double($0.ceilingLevel) / 327.67).rounded())) %" } ?? ""
+            Stderr.write("\(name)board: \(p.info.displayName), \(p.info.motorKind == .lra ? "LRA" : "ERM")\(ceiling), prepared in \(Int(Double(p.prepareNs) / 1e6)) ms\n")
+            if let c = b.shaping.calibrated {
+                Stderr.write("profile: \(c.name): felt \(fixed(c.feltThreshold * 100, 1))...\(fixed(c.comfortMax * 100, 1)) %, motor starts at \(fixed(c.startThreshold * 100, 1)) %\n")
+            }
+            if case .lra = b.shaping.motor, p.info.lraResonanceDeciHz == 0 {
+                Stderr.write("motorbreath: note: the LRA board reports no resonance frequency; its carrier may be off resonance\n")
             }
         }
-        session.onStatus = { live in
-            var breathTime = live
-            breathTime.elapsed -= warmup
-            view.show(breathTime)
-            controls?.hub.noteSessionState(PlayControls.stateFields(breathTime, frames: view.live, board: prepared.info.displayName))
-        }
-        session.shouldStop = { Signals.pending != 0 }
-        var report = try Self.play(built, on: session, shaped: shaping, loop: loop, compensate: !noCompensation, warmup: warmupSeconds)
-        report.profile = shaping.profile
-        truth?.judge(&report)
-        return report
     }
 
-    /// The warm-up before the breath, s (`--no-warmup`: none).
-    var warmupSeconds: Double { noWarmup ? 0 : 0.3 }
-
-    /// Plays the breath (or the AHAP file) of `built` on `session`, shaped as `shaped` says (also from a
-    /// board's own thread: several boards in step).
-    static func play(_ built: BuiltBreath, on session: BreathSession, shaped: BoardShaping, loop: Bool, compensate: Bool,
-                     warmup: Double) throws(SessionError) -> PlayReport {
-        if let plan = built.plan {
-            return try session.play(plan.pattern, breath: plan.options, loop: loop, motor: shaped.motor, compensate: compensate,
-                                    warmup: warmup, feltRange: shaped.feltRange, warmupMargin: shaped.warmupMargin)
+    /// The end: the report (--json) or the end line per board, then the exit the result calls for.
+    func end(_ result: PlaybackResult) throws {
+        if json {
+            try printJSON(result.jsonValue)
+        } else if !quiet && !(result.boards.count == 1 && result.failure != nil) {
+            let several = result.boards.count > 1
+            for b in result.boards { Stderr.write(EndLine.text(b.report, board: several ? b.name : nil) + "\n") }
         }
-        return try session.play(pattern: built.pattern, duration: built.duration, motor: shaped.motor, compensate: compensate,
-                                warmup: warmup, feltRange: shaped.feltRange, warmupMargin: shaped.warmupMargin)
-    }
-
-    /// A session that failed: scripts and controllers learn what happened from the same report, with an
-    /// error field; returns the exit (128 + the signal's number after a signal, else the one-line error).
-    func failed(_ error: SessionError, session: BreathSession, port: String?, controls: PlayControls?) throws -> Error {
-        var message = error.description
-        if case .noHello = error, let port, let hint = USBSerialTuning.modemManagerHint(forPort: port) {
-            message += "; \(hint)"
-        }
-        var failed = session.player?.report ?? PlayReport()
-        if session.player == nil { failed.motorOffAtExit = session.channel.stopNow(timeoutMs: session.options.replyTimeoutMs) }
-        failed.interrupted = Signals.pending != 0
-        failed.error = failed.interrupted ? nil : message
-        if json { try printJSON(failed) }
-        controls?.failed(message, report: failed)
-        if Signals.pending != 0 { return ExitCode(Signals.exitCode) }
-        return fail(message)
+        if result.exitCode == 0 { return }
+        if let failure = result.failure, result.signal == 0 { throw fail(failure) }
+        if result.signal != 0 || result.interrupted { throw ExitCode(result.exitCode) }
+        let on = result.boards.first { !$0.report.motorOffAtExit }
+        throw fail(result.boards.count > 1 ? "board \(on?.name ?? "?"): could not confirm the motor is off" : "could not confirm the motor is off")
     }
 }

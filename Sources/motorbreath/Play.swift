@@ -4,6 +4,7 @@
 import ArgumentParser
 import MotorControl
 import MotorSession
+import Playback
 
 struct Play: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -125,34 +126,28 @@ struct Play: ParsableCommand {
         let built = try breath.build()
         breath.rememberStrength()
         if !quiet { printNotices(built.notices) }
-        if board.several { return try playSeveral(built) }
-        let connected = try connect()
-        defer { connected.close() }
-        let session = connected.session(options: sessionOptions)
-        let view = LiveView(plan: built.plan, pattern: built.pattern, duration: built.duration, quiet: quiet, kind: view)
+        let content = playbackContent(built, loop: loop)
+        let stage = try openStage()
+        defer { stage.close() }
+        let playback = Playback(stage, options: sessionOptions, shaping: shaping, placements: board.several ? try board.placements() : [])
+        playback.allOrNothing = allOrNothing
+        let view = PlayView(built, names: stage.boards.map(\.name), quiet: quiet, kind: view)
         defer { view.finish() }  // every way out gives the cursor and colours back (finish is idempotent)
+        view.follow(playback)
         var controls: PlayControls?
         defer { controls?.stop() }  // keys give the terminal back, the socket file goes
-        let report: PlayReport
+        let result: PlaybackResult
         do {
-            let prepared = try session.prepare()
-            announce(prepared)
-            controls = try startControls(session: session, plan: built.plan, prepared: prepared)
+            announce(try playback.prepare())
+            controls = try startControls(playback, content)
             view.controls = controls?.hub
-            report = try play(built, session: session, on: connected, prepared: prepared, view: view, controls: controls)
-            controls?.finished(report)
-        } catch let error as SessionError {
-            view.finish()
-            throw try failed(error, session: session, port: connected.portPath, controls: controls)
+            result = playback.play(content)
+        } catch let error as PlaybackError {
+            result = playback.result(failedToPrepare: error)
         }
         view.finish()
-        if json {
-            try printJSON(report)
-        } else if !quiet {
-            Stderr.write("played \(report.framesPlayed)/\(report.framesTotal) frames, \(report.framesLost) lost, \(report.underruns) underruns, \(report.playedLate) late, start error \(report.startErrorUs) µs, motor \(report.motorOffAtExit ? "off" : "STATE UNKNOWN")\n")
-        }
-        // Stopped by a signal: 128 + its number. By `stop` or the `q` key: 130, as Ctrl-C (docs/control.md).
-        if report.interrupted { throw ExitCode(Signals.pending != 0 ? Signals.exitCode : 130) }
-        if !report.motorOffAtExit { throw fail("could not confirm the motor is off") }
+        playback.tellEnd(result)
+        controls?.stop()
+        try end(result)
     }
 }

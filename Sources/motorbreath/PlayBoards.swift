@@ -6,6 +6,7 @@ import ArgumentParser
 import BoardAccess
 import Breath
 import MotorSession
+import Playback
 import SerialLink
 import SimBoard
 
@@ -33,7 +34,7 @@ struct PlayBoardArguments: ParsableArguments {
             throw ValidationError("--spread and --actuator place several boards: give each with --board NAME=PLACE (or --port more than once)")
         }
         if several {
-            do { _ = try places() } catch { throw ValidationError(error.description) }
+            do { _ = try placements() } catch { throw ValidationError(error.description) }
         }
         if !boards.isEmpty {
             guard !simulate && connection.ports.isEmpty else {
@@ -65,12 +66,22 @@ struct PlayBoardArguments: ParsableArguments {
     }
 
     /// Each board's place in the breath (--spread, --actuator), in the layout's order.
-    func places() throws(ValueProblem) -> [(spread: BreathSpread, offsetMs: Int)] {
+    func placements() throws(ValueProblem) -> [Placement] {
         try ActuatorLayout.places(names: layout.map(\.name), spread: spread, actuators: actuators)
+            .map { Placement(spread: $0.spread, offsetMs: $0.offsetMs) }
     }
 
-    /// The simulated board `simulated` makes with --simulate, else the port.
-    func connect(quiet: Bool = false, simulated: () -> BoardConnection) throws -> BoardConnection {
-        simulate ? simulated() : try connection.connect(quiet: quiet)
+    /// The boards to open: the layout's, or the one board of --simulate (on `simLink`) or --port.
+    func namedPlaces(simLink: SimLink?) -> [NamedPlace] {
+        if several {
+            return layout.map { b in
+                switch b.place {
+                case .port(let path): NamedPlace(b.name, .port(path))
+                case .simulated(let link): NamedPlace(b.name, .simulated(impairments: link?.impairments ?? LinkImpairments()))
+                }
+            }
+        }
+        if simulate { return [NamedPlace("board", .simulated(impairments: simLink?.impairments ?? LinkImpairments()))] }
+        return [NamedPlace("board", .port(connection.port ?? "auto"))]
     }
 }

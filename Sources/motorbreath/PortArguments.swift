@@ -5,7 +5,9 @@
 import ArgumentParser
 import BoardAccess
 import MotorSession
+import Playback
 import SerialLink
+import SimBoard
 
 extension LinkSettings.Driver: ExpressibleByArgument {}
 
@@ -53,22 +55,34 @@ struct PortArguments: ParsableArguments {
         return options
     }
 
+    /// How the playback layer opens the port: these settings, the reset pulse, the latency timer.
+    var stageOptions: StageOptions {
+        var options = StageOptions()
+        options.settings = settings
+        options.resetBoard = resetBoard
+        options.lowLatency = lowLatency
+        return options
+    }
+
     var settings: LinkSettings {
         LinkSettings(baud: baud, driver: driver, dtr: dtr.map { $0 == .on }, rts: rts.map { $0 == .on })
     }
 
-    /// The board on `--port` (`auto`: the one port whose board answers), opened with these settings: FTDI
-    /// latency advice, the optional reset pulse, one-line errors.
-    func connect(quiet: Bool = false) throws -> BoardConnection {
+    /// The board on `--port` (`auto`: the one port whose board answers), opened by the playback layer with
+    /// these settings: the FTDI latency advice (unless `quiet`), the optional reset pulse, one-line errors.
+    func openStage(quiet: Bool = false) throws -> Stage {
         guard let port else { throw fail("say where the board is: --port /dev/ttyUSB0 (see: motorbreath ports)") }
-        let path: String
-        do { path = try BoardConnection.resolve(port, settings: settings) } catch { throw fail(error) }
-        if lowLatency, !USBSerialTuning.setLowLatency(forPort: path), let timer = USBSerialTuning.latencyTimerPath(forPort: path) {
-            Stderr.write("motorbreath: note: could not set the latency timer (run as root, or: echo 1 | sudo tee \(timer))\n")
-        }
-        if let advice = USBSerialTuning.advice(forPort: path), !quiet { Stderr.write("motorbreath: note: \(advice)\n") }
-        do { return try BoardConnection.port(path, settings: settings, resetBoard: resetBoard) } catch { throw fail(error) }
+        return try openBoards([NamedPlace("board", .port(port))], options: stageOptions, quiet: quiet)
     }
+}
+
+/// Opens `places` through the playback layer: its notes on stderr (unless `quiet`), an error as one line.
+func openBoards(_ places: [NamedPlace], options: StageOptions, quiet: Bool) throws -> Stage {
+    do {
+        let stage = try Stage.open(places, options: options)
+        if !quiet { stage.notes.forEach { Stderr.write("motorbreath: note: \($0)\n") } }
+        return stage
+    } catch { throw fail(error.description) }
 }
 
 /// `--simulate` or the port options: the board a playing command uses, checked once for every command.
@@ -85,8 +99,12 @@ struct BoardArguments: ParsableArguments {
         guard !(simulate && connection.port != nil) else { throw ValidationError("use --simulate or --port, not both") }
     }
 
-    /// The simulated board `simulated` makes with --simulate, else the port.
-    func connect(quiet: Bool = false, simulated: () -> BoardConnection) throws -> BoardConnection {
-        simulate ? simulated() : try connection.connect(quiet: quiet)
+    /// The board: `simulated` with --simulate (its pacing and seed in `options`), else the port.
+    func openStage(quiet: Bool = false, simulated: BoardPlace, pacing: SimWorld.Pacing = .realTime, seed: UInt64 = 1) throws -> Stage {
+        guard simulate else { return try connection.openStage(quiet: quiet) }
+        var options = connection.stageOptions
+        options.pacing = pacing
+        options.seed = seed
+        return try openBoards([NamedPlace("board", simulated)], options: options, quiet: quiet)
     }
 }

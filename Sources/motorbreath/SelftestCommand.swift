@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import ArgumentParser
+import Playback
 import BoardAccess
 import Foundation
 import SerialLink
@@ -27,8 +28,9 @@ struct SelftestCommand: ParsableCommand {
 
     func run() throws {
         guard loopback else { throw fail("only --loopback is implemented: wire TX to RX and pass --loopback") }
-        let board = try connection.connect(quiet: json)
-        defer { board.close() }
+        let stage = try connection.openStage(quiet: json)
+        let board = stage.board
+        defer { stage.close() }
         let port = board.portPath ?? "", link = board.link, baud = connection.baud
         let isPty = PortOpener.isPseudoTerminal(path: port)
         var r: LoopbackReport

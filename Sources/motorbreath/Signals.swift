@@ -4,22 +4,21 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import Glibc
+import Playback
 import Synchronization
 
 enum Signals {
-    static let received = Atomic<Int32>(0)
     static let resized = Atomic<Bool>(false)
 
-    /// Installs handlers for SIGINT, SIGTERM and SIGHUP (the terminal closed, an ssh session dropped) that
-    /// only record the signal, and unblocks them:
-    /// a parent (a test runner, a supervisor) may have spawned us with them blocked.
+    /// The playback layer's signal path (``StopSignal``): SIGINT, SIGTERM and SIGHUP (the terminal closed,
+    /// an ssh session dropped) are latched for the playing loops, which stop with the motor off; a command
+    /// still running `StopSignal.graceMs` later gives the terminal back, stops the boards and exits.
     static func install() {
-        unblock([SIGINT, SIGTERM, SIGHUP])
-        let handler: @convention(c) (Int32) -> Void = { sig in Signals.received.store(sig, ordering: .relaxed) }
-        signal(SIGINT, handler)
-        signal(SIGTERM, handler)
-        signal(SIGHUP, handler)
-        signal(SIGPIPE, SIG_IGN)
+        StopSignal.install()
+        StopSignal.onForcedExit {
+            KeyControl.restore()
+            Terminal.restoreFromSignalHandler()
+        }
     }
 
     /// For commands with no loop that polls `pending` (render, benchmark): SIGINT, SIGTERM and SIGHUP give
@@ -51,10 +50,10 @@ enum Signals {
     /// True once after each resize.
     static func takeResize() -> Bool { resized.exchange(false, ordering: .relaxed) }
 
-    static var pending: Int32 { received.load(ordering: .relaxed) }
+    static var pending: Int32 { StopSignal.pending }
 
     /// The shell convention: 128 + signal number.
-    static var exitCode: Int32 { 128 + pending }
+    static var exitCode: Int32 { StopSignal.exitCode }
 
     private static func unblock(_ signals: [Int32]) {
         var set = sigset_t()

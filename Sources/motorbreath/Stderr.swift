@@ -39,7 +39,7 @@ func oneLine(_ text: String) -> String {
 }
 
 /// Prints `value` as pretty, key-sorted JSON on stdout: the `--json` output of every command.
-func printJSON<T: Encodable>(_ value: T) throws {
+func printJSON(_ value: any Encodable) throws {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     print(String(decoding: try encoder.encode(value), as: UTF8.self))

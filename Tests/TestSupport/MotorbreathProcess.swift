@@ -26,8 +26,12 @@ public final class RunningMotorbreath {
     /// a profile or a remembered strength in the user's ~/.config must not change what a test sees.
     let config: URL?
 
-    /// `input`: what the child reads on standard input (default: the test's own).
-    public init(_ arguments: [String], environment: [String: String] = [:], input: String? = nil) throws {
+    /// Standard input held open and never written (`silentInput`): a reader that waits for ever.
+    private var silentInput: Pipe?
+
+    /// `input`: what the child reads on standard input (default: the test's own); `silentInput`: a pipe
+    /// that stays open and says nothing (a person who has not answered yet).
+    public init(_ arguments: [String], environment: [String: String] = [:], input: String? = nil, silentInput: Bool = false) throws {
         let dir = FileManager.default.temporaryDirectory
         out = dir.appendingPathComponent("out-\(UUID().uuidString)")
         err = dir.appendingPathComponent("err-\(UUID().uuidString)")
@@ -49,6 +53,11 @@ public final class RunningMotorbreath {
             FileManager.default.createFile(atPath: file.path, contents: Data(input.utf8))
             process.standardInput = try FileHandle(forReadingFrom: file)
             try? FileManager.default.removeItem(at: file)  // the open handle keeps it readable
+        }
+        if silentInput {
+            let pipe = Pipe()
+            self.silentInput = pipe
+            process.standardInput = pipe
         }
         process.standardOutput = try FileHandle(forWritingTo: out)
         process.standardError = try FileHandle(forWritingTo: err)

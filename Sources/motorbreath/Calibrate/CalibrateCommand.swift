@@ -9,6 +9,7 @@ import Breath
 import Calibration
 import Foundation
 import MotorSession
+import Playback
 import MotorWire
 import SerialLink
 import SimBoard
@@ -64,8 +65,9 @@ struct CalibrateCommand: ParsableCommand {
 
     func run() throws {
         Signals.install()
-        let connected = try board.connect(quiet: json) { .simulated(SimWorld(pacing: .virtual, seed: personSeed)) }
-        defer { connected.close() }
+        let stage = try board.openStage(quiet: json, simulated: .simulated(), pacing: .virtual, seed: personSeed)
+        defer { stage.close() }
+        let connected = stage.board
         var options = board.connection.sessionOptions
         options.allowReverse = false
         let session = connected.session(options: options)

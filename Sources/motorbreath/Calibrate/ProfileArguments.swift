@@ -5,6 +5,7 @@
 import ArgumentParser
 import Breath
 import Calibration
+import Playback
 
 struct ProfileArguments: ParsableArguments {
     @Option(help: "Calibration profile: a saved profile's name (see motorbreath calibrate), or none. With a board, the default is the board's profile for --spot when one was saved.",
@@ -23,6 +24,12 @@ struct ProfileArguments: ParsableArguments {
         } catch { throw fail("\(error)") }
         let saved = store.profileNames()
         throw fail("no profile '\(name)' in \(store.directory.path)/profiles (\(saved.isEmpty ? "none saved yet: run motorbreath calibrate" : "saved: " + OptionValue.list(saved)))")
+    }
+
+    /// `forBoard` as the playback layer asks it, for every board a session prepares.
+    var lookup: ProfileLookup {
+        let arguments = self
+        return { id, name in try arguments.forBoard(uniqueID: id, boardName: name) }
     }
 
     /// The profile for a board with `uniqueID`: the named one, else the board's for `spot` if saved. An
@@ -45,16 +52,6 @@ struct ProfileArguments: ParsableArguments {
             // A damaged profile must not stop a breath: play without it, and say so.
             Stderr.write("motorbreath: note: \(error); playing without a profile\n")
             return nil
-        }
-    }
-}
-
-extension CalibrationProfile {
-    /// The motor to shape for: this profile's, when it is for the same kind of motor as `fallback`.
-    func motor(or fallback: MotorProfile) -> MotorProfile {
-        switch (fallback, motor) {
-        case (.erm, "erm"), (.lra, "lra"): motorProfile
-        default: fallback
         }
     }
 }

@@ -10,6 +10,7 @@ import Foundation
 import Glibc
 import MotorControl
 import MotorSession
+import Playback
 import SimBoard
 
 struct ServeCommand: ParsableCommand {
@@ -86,22 +87,28 @@ struct ServeCommand: ParsableCommand {
         let pattern = plan.pattern
         // A port in use is refused before the board is touched (opening an Arduino's port resets it).
         do { try BreathWebServer.checkFree(host: listen, port: UInt16(httpPort)) } catch { throw fail("\(error)") }
-        let connected = try board.connect(quiet: false) {
-            .simulated(SimWorld(impairments: LinkImpairments(), pacing: .realTime, seed: 1))
+        let stage: Stage
+        do { stage = try Stage.open(board.simulate ? .simulated() : .port(board.connection.port ?? "auto"), options: board.connection.stageOptions) } catch {
+            throw fail(error.description)
         }
-        defer { connected.close() }
-        // Braking on an ERM board with an H-bridge, as `play` and the page's preview shape it.
+        defer { stage.close() }
+        stage.notes.forEach { Stderr.write("motorbreath: note: \($0)\n") }
+        // Braking on an ERM board with an H-bridge, as `play` and the page's preview shape it; the board's
+        // calibration profile (unless --profile says otherwise), as in play.
         var options = board.connection.sessionOptions
         options.allowReverse = true
-        let session = connected.session(options: options)
+        var shaping = Shaping()
+        shaping.profiles = calibration.lookup
+        let playback = Playback(stage, options: options, shaping: shaping)
         // The palette's level is its intensity alone (base 1), as in `motorbreath palette`.
-        let controls = ControlHub(inbox: session.controls, pattern: pattern, strength: palette ? 1 : plan.options.strength,
+        let controls = ControlHub(inbox: playback.inbox, pattern: pattern, strength: palette ? 1 : plan.options.strength,
                                   sharpness: plan.options.sharpness)
         if palette {
             controls.arrowsChangeSharpness = true  // as the terminal palette: no pace or pattern; finish stops
             controls.handle(.intensity(plan.options.strength))
         }
         if !loop { controls.cycles = LivePlan(pattern: plan.pattern, options: plan.options).cycles }
+        playback.attach(controls)
         let token = needsToken ? WebGuard.newToken() : nil
         let server: BreathWebServer
         let port: UInt16
@@ -123,6 +130,6 @@ struct ServeCommand: ParsableCommand {
             _ = line.withCString { Glibc.write(1, $0, strlen($0)) }
         }
         if token != nil, let first = ServeURLs.urls(listen: listen, port: port, token: token).first { ServeURLs.printQRCode(first) }
-        try serveBreath(plan, session: session, controls: controls, server: server, closedByPage: closedByPage)
+        try serveBreath(plan, playback: playback, server: server, closedByPage: closedByPage)
     }
 }
