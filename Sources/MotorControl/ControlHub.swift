@@ -153,7 +153,21 @@ public final class ControlHub: @unchecked Sendable {
     /// Makes `command`; returns the error line to answer with, if any.
     @discardableResult
     public func handle(_ command: ControlCommand, id: Any? = nil) -> String? {
-        lock.withLock {
+        // An app's command (the parser refuses these already): a value that is not a finite number would
+        // make the strength NaN and trap the live line's percent (Int(NaN)); answered as the parser would.
+        let value: (name: String, field: String, v: Double, range: String)? = switch command {
+        case .intensity(let v), .boardIntensity(_, let v): ("intensity", "value", v, "0...1")
+        case .sharpness(let v): ("sharpness", "value", v, "-1...1")
+        case .change(.pace(let v)): ("pace", "bpm", v, "1...30")
+        case .change(.strength(let v)), .change(.sharpness(let v)): ("intensity", "value", v, "0...1")
+        default: nil
+        }
+        if let value, !value.v.isFinite {
+            var f: [String: Any] = ["event": "error", "message": "\(value.name): \"\(value.field)\" must be a finite number in \(value.range)"]
+            if let id { f["id"] = id }
+            return ControlEvents.line(f)
+        }
+        return lock.withLock {
             func send(_ change: BreathChange) {
                 // The id waits for the event this change causes. A change this one replaced in the inbox (still
                 // waiting there, never made) gets no event, and its id goes; one the session took already is

@@ -140,6 +140,19 @@ import Testing
         }
     }
 
+    /// An app's command with a value that is not a finite number (the parser never makes one) is answered
+    /// with the parser's error, and changes nothing: the live line's percent would trap on it.
+    @Test(arguments: [ControlCommand.intensity(.nan), .intensity(.infinity), .sharpness(-.infinity), .change(.pace(breathsPerMinute: .nan)),
+                      .boardIntensity(board: "left", value: .nan), .change(.strength(.nan))])
+    func anAppsNonFiniteValueIsAnError(command: ControlCommand) {
+        let inbox = ControlInbox()
+        let hub = ControlHub(inbox: inbox, pattern: pattern, strength: 1, sharpness: 0.3)
+        let answer = Self.fields(hub.handle(command, id: 3))
+        #expect(answer?["event"] as? String == "error" && answer?["id"] as? Int == 3, "\(command): \(String(describing: answer))")
+        #expect((answer?["message"] as? String)?.contains("must be a finite number") == true)
+        #expect(inbox.take().isEmpty && hub.intensity == 1 && hub.summary.hasPrefix("intensity 100%"))
+    }
+
     /// Lines of only whitespace are ignored on every way in (the hub answers nothing); one with a command
     /// and whitespace around it is that command.
     @Test(arguments: [" ", "\t", "   \t  ", "\r", " \r", "\t\t\t\t"])
