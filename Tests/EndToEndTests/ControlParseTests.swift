@@ -184,15 +184,15 @@ import Testing
         // Pace and seek the same way, and 500 pairs in a row, each taken between them.
         for (first, second) in [(#"{"command":"pace","bpm":6,"id":1}"#, #"{"command":"pace","bpm":7,"id":2}"#),
                                 (#"{"command":"seek","cycle":2,"id":1}"#, #"{"command":"seek","cycle":3,"id":2}"#)] {
-            hub.handle(line: first)
+            _ = hub.handle(line: first)
             let made = inbox.take().map(\.change)
-            hub.handle(line: second)
+            _ = hub.handle(line: second)
             let then = inbox.take().map(\.change)
             #expect(applied(made[0])?["id"] as? Int == 1 && applied(then[0])?["id"] as? Int == 2, "\(first)")
         }
         var changes: [(BreathChange, Int)] = []
         for n in 0..<1_000 {
-            hub.handle(line: n % 2 == 0 ? #"{"command":"pause","id":\#(n)}"# : #"{"command":"resume","id":\#(n)}"#)
+            _ = hub.handle(line: n % 2 == 0 ? #"{"command":"pause","id":\#(n)}"# : #"{"command":"resume","id":\#(n)}"#)
             changes += inbox.take().map { ($0.change, n) }
         }
         for (change, n) in changes { #expect(applied(change)?["id"] as? Int == n) }
