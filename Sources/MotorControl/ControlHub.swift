@@ -33,8 +33,9 @@ public final class ControlHub: @unchecked Sendable {
         set { lock.withLock { greetingLine = newValue } }
     }
     private var greetingLine: String?
-    /// Changes sent with a client's id, waiting for the event they cause.
+    /// Changes sent with a client's id, waiting for the event they cause (at most `awaitingLimit`, the latest).
     private var awaiting: [(change: BreathChange, id: Any)] = []
+    static let awaitingLimit = 1000
     /// Pattern changes the session has not yet applied or refused, with what played before each: a refused
     /// one is taken back, so `state` never names a pattern that will not play.
     private var unanswered: [(change: BreathChange, pattern: BreathPattern, bpm: Double)] = []
@@ -152,12 +153,32 @@ public final class ControlHub: @unchecked Sendable {
     /// Makes `command`; returns the error line to answer with, if any.
     @discardableResult
     public func handle(_ command: ControlCommand, id: Any? = nil) -> String? {
-        lock.withLock {
+        // An app's command (the parser refuses these already): a value that is not a finite number would
+        // make the strength NaN and trap the live line's percent (Int(NaN)); answered as the parser would.
+        let value: (name: String, field: String, v: Double, range: String)? = switch command {
+        case .intensity(let v), .boardIntensity(_, let v): ("intensity", "value", v, "0...1")
+        case .sharpness(let v): ("sharpness", "value", v, "-1...1")
+        case .change(.pace(let v)): ("pace", "bpm", v, "1...30")
+        case .change(.strength(let v)), .change(.sharpness(let v)): ("intensity", "value", v, "0...1")
+        default: nil
+        }
+        if let value, !value.v.isFinite {
+            var f: [String: Any] = ["event": "error", "message": "\(value.name): \"\(value.field)\" must be a finite number in \(value.range)"]
+            if let id { f["id"] = id }
+            return ControlEvents.line(f)
+        }
+        return lock.withLock {
             func send(_ change: BreathChange) {
-                // The id waits for the event this change causes (a later change of its kind replaces it).
-                awaiting.removeAll { LiveFrames.sameKind($0.change, change) }
+                // The id waits for the event this change causes. A change this one replaced in the inbox (still
+                // waiting there, never made) gets no event, and its id goes; one the session took already is
+                // made and answered, with its own id (a pause, then a resume 20 ms later, each kept theirs only
+                // if the pause was still waiting: issue 39).
+                if let replaced = inbox.send(change), let i = awaiting.lastIndex(where: { $0.change == replaced }) {
+                    awaiting.remove(at: i)
+                }
                 if let id { awaiting.append((change, id)) }
-                inbox.send(change)
+                // (A change whose event never comes, the session having ended, leaves its id: keep the latest.)
+                if awaiting.count > ControlHub.awaitingLimit { awaiting.removeFirst(awaiting.count - ControlHub.awaitingLimit) }
             }
             switch command {
             case .intensity(let v) where !boardNames.isEmpty && sendToBoards != nil:
@@ -307,6 +328,8 @@ public final class ControlHub: @unchecked Sendable {
 
     /// A line of the control protocol from a program; the error line to answer with, if any.
     public func handle(line: String) -> String? {
+        // A line of only whitespace is ignored, as an empty one is (docs/control.md).
+        if line.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) { return nil }
         let id = ControlCommand.id(in: line)
         do {
             return handle(try ControlCommand.parse(line, pattern: pattern, cycles: cycles), id: id)

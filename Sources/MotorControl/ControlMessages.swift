@@ -67,7 +67,11 @@ public enum ControlCommand: Equatable, Sendable {
         case "clock": return .clock
         case "pattern": return .change(try parsePattern(object))
         case "seek":
-            let cycle = Int(try number("cycle", 1...100_000))
+            let value = try number("cycle", 1...100_000)
+            guard value == value.rounded() else {
+                throw ControlError("seek: \"cycle\" must be a whole number (a cycle, 1 for the first), got \(value)")
+            }
+            let cycle = Int(value)
             if let cycles, cycle > cycles {
                 throw ControlError("seek: \"cycle\" must be in 1...\(cycles) (this session's cycles), got \(cycle)")
             }
@@ -106,7 +110,8 @@ private func jsonObject(_ line: String) -> [String: Any]? {
 }
 
 /// `line` with the non-JSON number words NaN, Infinity and -Infinity (which JavaScript and Python's json
-/// write) outside strings turned into a string, so the command is read and its value refused by name.
+/// write) outside strings turned into a string, so the command is read and its value refused by name; so
+/// too a number too large for a Double (`1e999`, which JSONSerialization does not read at all).
 private func markingNonFinite(_ line: String) -> String {
     var out = ""
     var inString = false, escaped = false
@@ -120,6 +125,13 @@ private func markingNonFinite(_ line: String) -> String {
         } else if let word = ["-Infinity", "Infinity", "NaN"].first(where: { line[i...].hasPrefix($0) }) {
             out += "\"\(word)\""
             i = line.index(i, offsetBy: word.count)
+            continue
+        } else if c == "-" || c.isASCII && c.isNumber {
+            // A number: as it is, unless it overflows a Double.
+            let end = line[i...].firstIndex { !($0.isASCII && ($0.isNumber || "+-.eE".contains($0))) } ?? line.endIndex
+            let token = line[i..<end]
+            out += Double(token).map { $0.isInfinite } == true ? "\"\(token)\"" : String(token)
+            i = end
             continue
         }
         out.append(c)

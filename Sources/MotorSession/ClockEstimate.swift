@@ -22,7 +22,8 @@ public struct ClockSample: Sendable {
         self.minToHostNs = minToHostNs
     }
 
-    public var rttNs: UInt64 { receivedNs - sentNs }
+    /// (0 for a sample received "before" it was sent: a sample built by hand, never a trap.)
+    public var rttNs: UInt64 { elapsed(receivedNs, since: sentNs) }
     public var midNs: UInt64 { sentNs + rttNs / 2 }
 }
 
@@ -46,13 +47,15 @@ public struct ClockEstimate: Sendable {
     }
 
     /// The board tick at host time `ns`, rounded to the nearest whole tick.
+    /// (Clamped to 0...UInt64.max, 0 for a non-finite result: never a trap, whatever the estimate holds.)
     public func tick(atHostNs ns: UInt64) -> UInt64 {
         let d = (Double(ns) - Double(anchorNs)) * ticksPerNs
-        return UInt64(max(0, (Double(anchorTick) + (anchorFraction + d)).rounded()))
+        return UInt64(saturating: (Double(anchorTick) + (anchorFraction + d)).rounded())
     }
 
+    /// The host time of board tick `tick` (clamped as `tick(atHostNs:)` is).
     public func hostNs(atTick tick: UInt64) -> UInt64 {
-        UInt64(max(0, Double(anchorNs) + (Double(tick) - Double(anchorTick) - anchorFraction) / ticksPerNs))
+        UInt64(saturating: Double(anchorNs) + (Double(tick) - Double(anchorTick) - anchorFraction) / ticksPerNs)
     }
 
     /// How fast the board clock runs against the host's, in parts per million (positive = fast).
@@ -93,7 +96,12 @@ public struct ClockTracker: Sendable {
         slope = nominalTicksPerNs
     }
 
-    public mutating func add(_ s: ClockSample) {
+    public mutating func add(_ sample: ClockSample) {
+        var s = sample
+        // Minima that are not a finite, non-negative number of ns count as none: NaN in the envelopes would
+        // leave them infinite (Swift's min and max skip it), and the estimate NaN.
+        if !(s.minToBoardNs >= 0 && s.minToBoardNs.isFinite) { s.minToBoardNs = 0 }
+        if !(s.minToHostNs >= 0 && s.minToHostNs.isFinite) { s.minToHostNs = 0 }
         samples.append(s)
         rtts.append(s.rttNs)
         minRTTNs = samples.count == 1 ? s.rttNs : min(minRTTNs, s.rttNs)
@@ -101,7 +109,10 @@ public struct ClockTracker: Sendable {
         sinceFit += 1
         if sinceFit >= 25 || samples.count < 25 {
             sinceFit = 0
-            let from = s.receivedNs > UInt64(windowS * 1e9) ? s.receivedNs - UInt64(windowS * 1e9) : 0
+            let windowNs = UInt64(saturating: windowS * 1e9)
+            // (Never the newest exchange: one whose reply came more than the window after its request would
+            // otherwise leave no sample at all, and no estimate.)
+            let from = min(s.sentNs, s.receivedNs > windowNs ? s.receivedNs - windowNs : 0)
             let old = samples.count - samples.suffix(while: { $0.sentNs >= from }).count
             let drop = max(old, samples.count - capacity)
             if drop > 0 { samples.removeFirst(drop) }
@@ -127,10 +138,23 @@ public struct ClockTracker: Sendable {
         guard let newest = samples.last else { return nil }
         let (low, high) = recentEnvelopes(newest)
         let reference = newest.receivedNs
-        let atReference = (low + high) / 2
+        // (Finite whenever the window holds an exchange, which it always does: `recentEnvelopes`. Should it
+        // not be, the newest tick is taken as it is at its reply: an estimate off by a round trip, not a trap.)
+        let middle = (low + high) / 2
+        let atReference = middle.isFinite ? middle : 0
         let whole = atReference.rounded(.down)
-        let tick = Int64(newest.tick) + Int64(whole)
-        return ClockEstimate(anchorNs: reference, anchorTick: UInt64(max(0, tick)), anchorFraction: tick < 0 ? 0 : atReference - whole,
+        // The anchor tick, clamped to the board's range (a tick before 0, or past UInt64.max, is no tick).
+        let shifted = Double(newest.tick) + whole
+        let tick: UInt64
+        if whole >= 0 {
+            let (sum, overflow) = newest.tick.addingReportingOverflow(UInt64(saturating: whole))
+            tick = overflow ? .max : sum
+        } else {
+            let down = UInt64(saturating: -whole)
+            tick = newest.tick > down ? newest.tick - down : 0
+        }
+        let fraction = shifted < 0 || tick == .max ? 0 : atReference - whole
+        return ClockEstimate(anchorNs: reference, anchorTick: tick, anchorFraction: fraction,
                              ticksPerNs: slope, nominalTicksPerNs: nominalTicksPerNs)
     }
 
@@ -147,9 +171,15 @@ public struct ClockTracker: Sendable {
     /// The envelopes at the newest reply's receive time over the offset window's exchanges.
     private func recentEnvelopes(_ newest: ClockSample) -> (low: Double, high: Double) {
         let reference = newest.receivedNs
-        let span = Double(reference - samples[0].sentNs) / 1e9
+        let span = Double(elapsed(reference, since: samples[0].sentNs)) / 1e9
         let window = min(max(span * 0.3, offsetWindowS.lowerBound), offsetWindowS.upperBound)
-        let from = reference > UInt64(window * 1e9) ? reference - UInt64(window * 1e9) : 0
+        // The newest exchange always counts: one whose round trip outlasted the window (a host that did not
+        // read the reply for a second) left none in it, and the envelopes of no exchange are +-infinity, whose
+        // middle is NaN (the player trapped converting it: issue 39). The window then reaches back from its
+        // request instead, so the exchanges before it still pin the offset.
+        let windowNs = UInt64(saturating: window * 1e9)
+        var from = reference > windowNs ? reference - windowNs : 0
+        if newest.sentNs < from { from = newest.sentNs > windowNs ? newest.sentNs - windowNs : 0 }
         let recent = samples.suffix(while: { $0.sentNs >= from })
         return ClockTracker.envelopes(recent, slope: slope, reference: reference, tick0: newest.tick)
     }
@@ -158,7 +188,7 @@ public struct ClockTracker: Sendable {
     /// rate while the samples are young and it fits them.
     func fitSlope() -> Double {
         guard let newest = samples.last, let oldest = samples.first, samples.count >= 8 else { return nominalTicksPerNs }
-        let span = Double(newest.sentNs - oldest.sentNs) / 1e9
+        let span = Double(elapsed(newest.sentNs, since: oldest.sentNs)) / 1e9
         let hull = ClockHull(samples[...], reference: newest.receivedNs, tick0: newest.tick)
         func gap(_ slope: Double) -> Double {
             let g = hull.envelopes(slope: slope)
@@ -170,7 +200,8 @@ public struct ClockTracker: Sendable {
             let m1 = a + (b - a) / 3, m2 = b - (b - a) / 3
             if gap(m1) < gap(m2) { a = m1 } else { b = m2 }
         }
-        return (a + b) / 2
+        let fitted = (a + b) / 2
+        return fitted.isFinite && fitted > 0 ? fitted : nominalTicksPerNs
     }
 
     /// At host time `reference`, the highest the clock line may pass (from the requests' send times) and

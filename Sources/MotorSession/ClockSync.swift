@@ -109,8 +109,8 @@ struct ClockSync {
         followUpsLeft = 0
         guard let sent = outstanding.removeValue(forKey: token) else { return nil }
         followUpsLeft = sent.more
-        let heldNs = UInt64((Double(heldTicks) / tracker.slope).rounded())
-        var sample = ClockSample(sentNs: min(sent.sent + heldNs, now), receivedNs: now, tick: tick)
+        let heldNs = UInt64(saturating: (Double(heldTicks) / tracker.slope).rounded())
+        var sample = ClockSample(sentNs: min(sent.sent.plusSaturating(heldNs), now), receivedNs: now, tick: tick)
         if let link {
             (sample.minToBoardNs, sample.minToHostNs) = link.minima(lineWasIdle: sent.idle, replyAlone: alone)
         }

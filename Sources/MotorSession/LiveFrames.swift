@@ -68,13 +68,18 @@ public final class LiveFrames: FrameSource {
 
     /// Frames until the breath ends; while paused, an hour past the pause (it grows as time goes on).
     public var frameCount: Int {
-        if plan.pausedAt != nil { return frame(atBreathTime: plan.pausedAt!) + 3600 * frameRate }
+        if let paused = plan.pausedAt {
+            let (end, overflow) = frame(atBreathTime: paused).addingReportingOverflow(3600 * frameRate)
+            return overflow ? .max : end
+        }
         return frame(atBreathTime: plan.duration)
     }
 
-    /// Session frame index at breath time `t` (rounded up: the first frame at or after it).
+    /// Session frame index at breath time `t` (rounded up: the first frame at or after it). A time past any
+    /// frame index (infinite) gives the last one, Int.max; NaN gives the warm-up's end (never a trap).
     public func frame(atBreathTime t: Double) -> Int {
-        warmupFrames + Int((t * Double(frameRate) - 1e-9).rounded(.up))
+        let frames = Int(saturating: (t * Double(frameRate) - 1e-9).rounded(.up))
+        return frames > Int.max - warmupFrames ? .max : warmupFrames + frames
     }
 
     public func breathTime(ofFrame i: Int) -> Double { Double(i - warmupFrames) / Double(frameRate) }

@@ -45,7 +45,7 @@ extension Player {
     var endCheckNs: UInt64? {
         guard stream.end.stopSent, let endTick, let e = timing.sync.tracker.estimate() else { return nil }
         let reported = stream.end.boardStopped || stream.window.playedThrough >= stream.total
-        return e.hostNs(atTick: endTick) + (reported ? 2_000_000 : 1_000_000_000) + 100_000
+        return e.hostNs(atTick: endTick).plusSaturating((reported ? 2_000_000 : 1_000_000_000) + 100_000)
     }
 
     /// The session is over once the board showed it reached the end (the STATUS of its stop, or the PLAYED
@@ -57,8 +57,8 @@ extension Player {
         guard stream.end.stopSent, let endTick, let e = timing.sync.tracker.estimate() else { return false }
         let boardNow = e.tick(atHostNs: now)
         if stream.end.boardStopped || stream.window.playedThrough >= stream.total {
-            return boardNow > endTick + UInt64(e.ticksPerNs * 2e6)  // 2 ms of margin
+            return boardNow > endTick.plusSaturating(UInt64(saturating: e.ticksPerNs * 2e6))  // 2 ms of margin
         }
-        return boardNow > endTick + UInt64(e.ticksPerNs * 1e9)
+        return boardNow > endTick.plusSaturating(UInt64(saturating: e.ticksPerNs * 1e9))
     }
 }

@@ -18,6 +18,25 @@ struct PendingEffect {
     var awaitingBoard = false
 }
 
+/// The sizes of one change's REPLACE messages: 8 frames, then twice as many each time, up to a whole
+/// message (`perMessage`), never more than `left`.
+struct ReplaceSizes {
+    let perMessage: Int
+    private var size = 8
+
+    init(perMessage: Int) { self.perMessage = max(1, perMessage) }
+
+    /// The next message's frames, with `left` frames still to replace.
+    mutating func next(left: Int) -> Int {
+        let count = min(size, perMessage, left)
+        // Doubled up to a whole message, no further. (Doubled on and on, it overflowed: on a lossy line, 16
+        // frames a message over the 1016 frames a lossy line keeps buffered on a pty took 61 or more
+        // messages, and 8 doubled 61 times is 2^64: the player trapped, issue 39.)
+        size = size > perMessage / 2 ? perMessage : size * 2
+        return count
+    }
+}
+
 extension Player {
     /// Makes the changes waiting in `controls`.
     func applyChanges() throws(SessionError) {
@@ -78,10 +97,9 @@ extension Player {
                 // Short messages first: the board can take a REPLACE only once its last byte is in, and a
                 // full one takes 20 ms of UART at 115200 baud. 8 frames, then twice as many each time: each
                 // message is in before the frames of the ones before it have played.
-                var at = first, size = 8
+                var at = first, sizes = ReplaceSizes(perMessage: line.framesPerMessage)
                 while at < min(sentEnd, stream.total) {
-                    let count = min(size, line.framesPerMessage, sentEnd - at)
-                    size *= 2
+                    let count = sizes.next(left: sentEnd - at)
                     guard let (n, seq) = try sendMessage(from: at, count: count, replacing: true) else { break }
                     // (Past a breath a finish shortened, the board may hold frames the plan no longer has:
                     // only the frames still in it are known, and a block's record covers those.)
@@ -133,15 +151,21 @@ extension Player {
     /// guess is a frame early there: a frame's bytes a change.
     var firstChangeableFrame: Int {
         let fastest = timing.sync.tracker.recentRoundTrips.min() ?? 0
-        return frameAfterRendering(transitFrames: Int(fastest / 2 * UInt64(rate) / 1_000_000_000), marginFrames: 0)
+        return frameAfterRendering(transitFrames: framesIn(ns: fastest / 2), marginFrames: 0)
     }
 
     /// The first frame a message sent now surely reaches in time: the slowest recent round trip bounds the
     /// one-way delay, plus the board's output lead, plus two frames and 3 ms of margin.
     var surelyChangeableFrame: Int {
         let slowest = timing.sync.tracker.recentRoundTrips.max() ?? 20_000_000
-        return frameAfterRendering(transitFrames: Int(((slowest / 2 + 3_000_000) * UInt64(rate) + 999_999_999) / 1_000_000_000),
-                                   marginFrames: 2)
+        return frameAfterRendering(transitFrames: framesIn(ns: slowest / 2 + 3_000_000, roundingUp: true), marginFrames: 2)
+    }
+
+    /// Frames in `ns` (a one-way trip), at most a minute's: a round trip that took hours (a host that slept)
+    /// moves a change a minute on, never overflows the frame arithmetic.
+    private func framesIn(ns: UInt64, roundingUp: Bool = false) -> Int {
+        let capped = min(ns, 60_000_000_000)
+        return Int((capped * UInt64(rate) + (roundingUp ? 999_999_999 : 0)) / 1_000_000_000)
     }
 
     /// The frame the board is about to output `transitFrames` after a change now has been rendered, past its
@@ -158,7 +182,7 @@ extension Player {
     func releaseEvents(all: Bool = false) {
         guard !edits.heldEvents.isEmpty else { return }
         let boardNow = timing.sync.tracker.estimate().map { e -> UInt64 in
-            let tick = e.tick(atHostNs: now), margin = UInt64(e.ticksPerNs * 2e6)
+            let tick = e.tick(atHostNs: now), margin = UInt64(saturating: e.ticksPerNs * 2e6)
             return tick > margin ? tick - margin : 0
         }
         while let first = edits.heldEvents.first, all || boardNow.map({ first.tick <= $0 }) ?? true {
@@ -170,12 +194,12 @@ extension Player {
     /// Host time at which the first held event may go (nil: none held).
     var nextEventReleaseNs: UInt64? {
         guard let first = edits.heldEvents.first, let e = timing.sync.tracker.estimate() else { return nil }
-        return e.hostNs(atTick: first.tick) + 2_000_000
+        return e.hostNs(atTick: first.tick).plusSaturating(2_000_000)
     }
 
     /// Events for what a PLAYED report shows was output: phase starts, changes that reached the motor.
     func noteEvents(_ p: Played, first: Int) {
-        guard onEvent != nil, let tb = timing.timebase else { return }
+        guard self.onEvent != nil, let tb = timing.timebase else { return }
         func onEvent(_ event: SessionEvent) {
             switch event {
             case .phase(_, _, _, _, let tick, _), .applied(_, _, let tick, _, _): edits.heldEvents.append((event, tick))

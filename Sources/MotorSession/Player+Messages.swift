@@ -72,7 +72,12 @@ extension Player {
     private func noteLead(_ s: Status) {
         guard s.state == .playing, let tb = timing.timebase, s.tick >= tb.anchorTick, tb.periodQ32 > 0 else { return }
         let d = s.tick - tb.anchorTick
-        var dueNow = Int(tb.anchorIndex) + Int(tb.periodQ32.dividingFullWidth((high: d >> 32, low: d << 32)).quotient)
+        // (A tick so far past the anchor that the frame count does not fit, from a board whose clock jumped,
+        // says nothing of its lead: the division would trap.)
+        guard d >> 32 < tb.periodQ32,
+              let frames = Int(exactly: tb.periodQ32.dividingFullWidth((high: d >> 32, low: d << 32)).quotient),
+              frames < Int(Int32.max) else { return }
+        var dueNow = Int(tb.anchorIndex) + frames
         // The division inverts the timebase's rounding down only to within one frame: at a frame's own tick
         // it can name the frame before, which would read as a lead of one frame that is not there.
         if tb.due(UInt32(truncatingIfNeeded: dueNow + 1)) <= s.tick { dueNow += 1 }
@@ -84,7 +89,7 @@ extension Player {
         let first = stream.wireBase + Int(p.firstIndex)
         noteEvents(p, first: first)
         if p.firstIndex == 0 && first == 0 {
-            evidence.startErrorUs = evidence.ticksToUs(Int64(p.firstTick) - Int64(timing.timebase?.due(0) ?? p.firstTick))
+            evidence.startErrorUs = evidence.ticksToUs(Int64(bitPattern: p.firstTick &- (timing.timebase?.due(0) ?? p.firstTick)))
         }
         let count = max(0, min(Int(p.count), stream.total - first))
         var expected = stream.source?.frames(from: first, count: Int(p.count)) ?? []

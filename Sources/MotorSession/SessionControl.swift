@@ -21,17 +21,24 @@ public final class ControlInbox: @unchecked Sendable {
     /// Wakes the session's loop from its wait for the board (set by the player: its link's `wake`).
     var wake: @Sendable () -> Void = {}
 
-    public func send(_ change: BreathChange) { send(change, notBeforeFrame: nil) }
+    /// Returns the change of its kind it replaced (still waiting, never made; nil: none was waiting).
+    @discardableResult
+    public func send(_ change: BreathChange) -> BreathChange? { send(change, notBeforeFrame: nil) }
 
     /// `send`, made from session frame `notBeforeFrame` at the earliest (several boards then change from one
-    /// frame: `BreathEnsemble.change`); nil: from the first frame the board may still change.
-    public func send(_ change: BreathChange, notBeforeFrame: Int?) {
+    /// frame: `BreathEnsemble.change`); nil: from the first frame the board may still change. Returns the
+    /// waiting change it replaced, if any: one the session had taken already is made, and answered, as well.
+    @discardableResult
+    public func send(_ change: BreathChange, notBeforeFrame: Int?) -> BreathChange? {
         let receivedNs = clock.nowNs()
-        lock.withLock {
+        let replaced: BreathChange? = lock.withLock {
+            let old = waiting.last { LiveFrames.sameKind($0.change, change) }?.change
             waiting.removeAll { LiveFrames.sameKind($0.change, change) }
             waiting.append((change, receivedNs, notBeforeFrame))
+            return old
         }
         wake()
+        return replaced
     }
 
     public func requestStop() {

@@ -66,16 +66,19 @@ struct StreamTiming {
     }
 
     /// Host time at which session frame `i` is meant to be felt.
-    func intendedNs(_ i: Int) -> UInt64 { sessionStartNs + UInt64(i) * 1_000_000_000 / UInt64(rate) }
+    /// (A frame before 0 is felt at the start; one past any reachable time at UInt64.max: never a trap.)
+    func intendedNs(_ i: Int) -> UInt64 {
+        sessionStartNs.plusSaturating(UInt64(max(0, i)).timesSaturating(1_000_000_000) / UInt64(rate))
+    }
 
     /// The session frame meant to be felt at host time `t` (`before` while the session has not started).
     func playing(at t: UInt64, before: Int) -> Int {
-        t < sessionStartNs ? before : Int((t - sessionStartNs) * UInt64(rate) / 1_000_000_000)
+        t < sessionStartNs ? before : Int(clamping: (t - sessionStartNs).timesSaturating(UInt64(rate)) / 1_000_000_000)
     }
 
     /// Board ticks per frame in 32.32 fixed point for the estimated board clock rate.
     func period(_ e: ClockEstimate) -> UInt64 {
-        UInt64((e.ticksPerNs * 1e9 / Double(rate) * 4_294_967_296).rounded())
+        UInt64(saturating: (e.ticksPerNs * 1e9 / Double(rate) * 4_294_967_296).rounded())
     }
 
     /// Whether the link is fast and steady: an adapter the session does not know (a pseudo-terminal, a

@@ -89,6 +89,11 @@ public struct LivePlan: Sendable {
     /// Fades around a pause, a resume or a seek, and the ramp of a strength change.
     public static let fadeSeconds = 0.15
     public static let rampSeconds = 0.1
+    /// The paces a plan takes (breaths per minute); a pace outside is clamped to it, one that is not a
+    /// positive number (NaN, infinite, 0 or less) changes nothing. (The control protocol takes 1...30.)
+    public static let paceRange = 0.1...600.0
+    /// The highest cycle a seek may name: far past any session, and far from overflowing the cycle counts.
+    public static let maxCycle = 1_000_000_000
 
     /// The plan of `pattern` with `options` (its length, ramp, strength, cues); `loop` repeats it until told
     /// to finish.
@@ -118,7 +123,10 @@ public struct LivePlan: Sendable {
     // MARK: - edits, each effective from session time t
 
     /// A new strength (0...1) from `t`, ramped over 0.1 s so the felt curve does not jump.
+    /// (Clamped to 0...1; NaN changes nothing.)
     public mutating func setStrength(_ value: Double, at t: Double) {
+        guard !value.isNaN, t.isFinite else { return }
+        let value = min(1, max(0, value))
         options.strength = value
         let from = strengthAt(t)
         cut(at: t)
@@ -136,7 +144,10 @@ public struct LivePlan: Sendable {
     }
 
     /// A new sharpness (0...1) from `t`.
+    /// (Clamped to 0...1; NaN changes nothing.)
     public mutating func setSharpness(_ value: Double, at t: Double) {
+        guard !value.isNaN, t.isFinite else { return }
+        let value = min(1, max(0, value))
         options.sharpness = value
         cut(at: t)
         for i in pieces.indices where pieces[i].start >= t { pieces[i].sharpness = value }
@@ -145,7 +156,11 @@ public struct LivePlan: Sendable {
     /// A new pace (breaths per minute) from the first phase boundary at or after `t`: no jump in the felt
     /// curve, the phase playing now ends as planned. Returns the boundary.
     @discardableResult
+    /// A pace that is not a positive number changes nothing (returns infinity: no boundary); one outside
+    /// `paceRange` is clamped to it.
     public mutating func setPace(breathsPerMinute bpm: Double, at t: Double) -> Double {
+        guard bpm > 0, bpm.isFinite, t.isFinite else { return .infinity }
+        let bpm = min(LivePlan.paceRange.upperBound, max(LivePlan.paceRange.lowerBound, bpm))
         let previousScale = cycleScale
         cycleScale = (60 / bpm) / pattern.cycleSeconds
         if suspended != nil {
@@ -250,8 +265,14 @@ public struct LivePlan: Sendable {
 
     /// Jump to the start of `phase` (an index into the pattern's phases) of `cycle`, at `t`: what plays
     /// fades out over 0.15 s, then that phase starts (and the session goes on from there to its last cycle).
+    /// (`cycle` is clamped to 1...`maxCycle`, and without looping to the last cycle (a session refuses a seek
+    /// past it; seeking there, the plan would hold a billion cycles of pieces); `phase` to the pattern's.)
     public mutating func seek(cycle: Int, phase: Int, at t: Double) {
-        let lastCycle = (suspended ?? pieces).last?.cycle ?? cycle
+        guard t.isFinite else { return }
+        let planned = (suspended ?? pieces).last?.cycle
+        let cycle = min(looping ? LivePlan.maxCycle : max(1, planned ?? 1), max(1, cycle))
+        let phase = min(max(0, phase), pattern.phases.count - 1)
+        let lastCycle = planned ?? cycle
         if pausedAt != nil {
             pausedAt = nil
             suspended = nil
@@ -259,7 +280,7 @@ public struct LivePlan: Sendable {
             _ = fadeOut(at: t)
         }
         let phases = looping ? nil : max(1, (lastCycle - cycle + 1) * pattern.phases.count - phase)
-        place(from: t + LivePlan.fadeSeconds, cycle: cycle, phase: min(phase, pattern.phases.count - 1), phases: phases)
+        place(from: t + LivePlan.fadeSeconds, cycle: cycle, phase: phase, phases: phases)
     }
 
     /// Finish the breath playing at `t` (its cycle), then stop: later cycles are dropped, looping ends.
@@ -275,7 +296,7 @@ public struct LivePlan: Sendable {
 
     /// With looping on, adds whole cycles until the plan reaches `t`.
     public mutating func extend(through t: Double) {
-        guard looping, pausedAt == nil else { return }
+        guard looping, pausedAt == nil, t.isFinite else { return }
         while (pieces.last?.end ?? 0) < t {
             let last = pieces.last
             let cycle = (last?.cycle ?? 0) + 1
@@ -421,11 +442,16 @@ public struct LivePlan: Sendable {
         }
     }
 
-    /// Places `phases` whole phases (nil: until `extend` adds more) from pattern phase `phase` of `cycle`,
-    /// starting at `t`, at the current pace; `first` (an index into `patterns`) is the pattern of that first
-    /// cycle (the rest of a cycle keeps the pattern it began in), later cycles play the current one.
+    /// Places `phases` whole phases from pattern phase `phase` of `cycle`, starting at `t`, at the current
+    /// pace; `first` (an index into `patterns`) is the pattern of that first cycle (the rest of a cycle keeps
+    /// the pattern it began in), later cycles play the current one. nil (a looping plan): the rest of that
+    /// cycle, then whole cycles from `extend`, a minute past `t`. (Not a cycle's count of phases from
+    /// `phase`: from a hold that ran into the next cycle, whose inhale `extend` then followed with a fresh
+    /// cycle, skipping that cycle's hold and exhale: a pace or a seek in a loop did, issue 39.)
     mutating func place(from t: Double, cycle: Int, phase: Int, phases count: Int?, first: Int? = nil) {
-        pieces += placed(from: t, cycle: cycle, phase: phase, phases: count ?? pattern.phases.count, first: first)
+        let rest = patterns[first ?? patterns.count - 1].phases.count - phase
+        pieces += placed(from: t, cycle: cycle, phase: phase, phases: count ?? rest, first: first)
+        if count == nil { extend(through: t + 60) }
     }
 
     func placed(from t: Double, cycle: Int, phase: Int, phases limit: Int, first: Int?) -> [LivePiece] {
