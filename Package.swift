@@ -76,7 +76,7 @@ let package = Package(
         // The conformance suite: every clause of protocol.md checked against a board, through its port only.
         .target(name: "BoardConformance", dependencies: ["MotorSession", "MotorWire", "SerialLink"]),
         // Sessions against the simulated world, measured on the true board clock; the naive streamer.
-        .target(name: "TimingBench", dependencies: ["BoardAccess", "SimBoard", "MotorSession", "Breath", "MotorWire", "HostPlatform"]),
+        .target(name: "TimingBench", dependencies: ["Playback", "BoardAccess", "SimBoard", "MotorSession", "Breath", "MotorWire", "HostPlatform"]),
         .executableTarget(
             name: "motorbreath",
             dependencies: [

@@ -56,8 +56,13 @@ public final class TrueTiming: PlayObserver, @unchecked Sendable {
         world.observePlays(self)
     }
 
+    /// Sees every frame and REPLACE the world reports after this judge has (a bench's own recorder: the
+    /// world has one observer, and the judge is it).
+    public var forward: PlayObserver?
+
     /// Judges one frame the board output (``PlayObserver``; the world calls it).
     public func played(_ p: PlayRecord) {
+        forward?.played(p)
         guard p.boot < player.wireBases.count, p.boot < world.clockHistory.count else { return }
         let i = player.wireBases[p.boot] + Int(p.index)
         if let expected, i >= expected.frameCount { return }  // past the end: the stop, not the breath
@@ -87,6 +92,7 @@ public final class TrueTiming: PlayObserver, @unchecked Sendable {
     /// A REPLACE reached the board (``PlayObserver``): its values for frames the board had output by then
     /// came too late, and a frame held as a mismatch that played before its new value arrived is explained.
     public func replaceArrived(boot: Int, block: FramesBlock, nextPlay: UInt32, tick: UInt64) {
+        forward?.replaceArrived(boot: boot, block: block, nextPlay: nextPlay, tick: tick)
         if boot < world.clockHistory.count {
             replaceArrivals.append(ReplaceArrival(boot: boot, firstIndex: block.firstIndex, count: block.values.count,
                                                   nextPlay: nextPlay, hostNs: world.clockHistory[boot].hostNs(atTick: tick)))

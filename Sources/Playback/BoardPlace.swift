@@ -36,9 +36,12 @@ public enum BoardPlace: Sendable, Equatable {
 public struct NamedPlace: Sendable, Equatable {
     public var name: String
     public var place: BoardPlace
+    /// A simulated board's seed of its own (nil: the stage's seed plus the board's index).
+    public var seed: UInt64?
 
-    public init(_ name: String, _ place: BoardPlace) {
+    public init(_ name: String, _ place: BoardPlace, seed: UInt64? = nil) {
         self.name = name
         self.place = place
+        self.seed = seed
     }
 }

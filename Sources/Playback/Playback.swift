@@ -57,6 +57,13 @@ public final class Playback: @unchecked Sendable {
     public var onStatus: (@Sendable (_ board: Int, LiveStatus) -> Void)?
     /// Board `k` failed for good while the others play on (several boards, without `allOrNothing`).
     public var onBoardEnded: (@Sendable (_ board: Int) -> Void)?
+    /// Board `k`'s player and frames exist, before its first frame is sent (benches that watch a simulated
+    /// board: `truth` is its true-clock judge, whose `forward` sees every frame it sees).
+    public var onWillPlay: (@Sendable (_ board: Int, Player, FrameSource, _ truth: TrueTiming?) -> Void)?
+    /// Board `k`'s session events (phases, changes applied or refused), on its thread, after the hub's.
+    public var onEvent: (@Sendable (_ board: Int, SessionEvent) -> Void)?
+    /// Checked by board `k`'s playing loop besides `shouldStop` (a bench's disturbances at world times).
+    public var boardShouldStop: (@Sendable (_ board: Int) -> Bool)?
     /// Checked by every board's playing loop: true stops the session, motor off. A signal by default.
     public var shouldStop: @Sendable () -> Bool = { StopSignal.requested }
     /// The boards as the last `prepare` left them.
@@ -68,18 +75,31 @@ public final class Playback: @unchecked Sendable {
     let started: StartedBoards
 
     /// A session on every board of `stage`, with `options` (the frame rate, failsafe, line share...).
+    /// Several boards start `startLeadMs` after the slowest prepare (nil: `BreathEnsemble`'s default).
     public init(_ stage: Stage, options: SessionOptions = SessionOptions(), shaping: Shaping = Shaping(),
-                placements: [Placement] = []) {
+                placements: [Placement] = [], startLeadMs: Int? = nil) {
         boards = stage.boards.map { Board(name: $0.name, connection: $0.connection, session: $0.connection.session(options: options)) }
         self.placements = placements
         self.shaping = shaping
         started = StartedBoards(count: boards.count)
-        ensemble = boards.count > 1 ? BreathEnsemble(boards.map { ($0.name, $0.session) }) : nil
+        ensemble = boards.count > 1 ? BreathEnsemble(boards.map { ($0.name, $0.session) }, startLeadMs: startLeadMs) : nil
         for (k, b) in boards.enumerated() { wire(b, k) }
     }
 
     /// Board `k`'s breath as it plays now (nil: a fixed pattern, or not started).
     public func steerable(_ k: Int) -> (any SteerableFrames)? { started.steerable(k) }
+
+    /// With several boards: how far ahead of a change its common frame is, ms (`BreathEnsemble.changeLeadMs`).
+    public var changeLeadMs: Int? {
+        get { ensemble?.changeLeadMs }
+        set { ensemble?.changeLeadMs = newValue }
+    }
+
+    /// The start instant of several boards' last play (host ns on their common clock).
+    public var startAtNs: UInt64? { ensemble?.startAtNs }
+
+    /// With several boards: the common frame a change made at host time `t` takes effect from.
+    public func commonFrame(atNs t: UInt64) -> Int? { ensemble?.commonFrame(atNs: t) }
 
     /// Where changes and stop go: the one board's session, or the ensemble that passes them to every board.
     public var inbox: ControlInbox { ensemble?.controls ?? boards[0].session.controls }
@@ -101,12 +121,17 @@ public final class Playback: @unchecked Sendable {
             session.spread = placements[k].spread
             session.startOffsetNs = UInt64(placements[k].offsetMs) * 1_000_000
         }
-        session.willPlay = { player, frames in
+        session.willPlay = { [weak self] player, frames in
             world?.recordPlays = false  // judged as it plays: an hours-long session keeps no record
-            started.set(k, steerable: frames.steerable, truth: world.map { TrueTiming(world: $0, player: player, expected: frames) })
+            let truth = world.map { TrueTiming(world: $0, player: player, expected: frames) }
+            started.set(k, steerable: frames.steerable, truth: truth)
+            self?.onWillPlay?(k, player, frames, truth)
         }
         session.onStatus = { [weak self] live in self?.status(k, live) }
-        session.shouldStop = { [weak self] in self?.shouldStop() ?? false }
+        session.shouldStop = { [weak self] in
+            guard let self else { return false }
+            return self.shouldStop() || self.boardShouldStop?(k) == true
+        }
         session.onEvent = { [weak self] event in self?.event(k, event) }
     }
 

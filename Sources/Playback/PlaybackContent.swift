@@ -29,10 +29,11 @@ public enum PlaybackContent: Sendable {
 /// One board's place when several play one breath: where its swells fall and its strength (`BreathSpread`),
 /// and its own offset after the common start.
 public struct Placement: Sendable {
-    public var spread: BreathSpread
+    /// Nil: the breath as one board plays it (only the offset applies).
+    public var spread: BreathSpread?
     public var offsetMs: Int
 
-    public init(spread: BreathSpread, offsetMs: Int = 0) {
+    public init(spread: BreathSpread?, offsetMs: Int = 0) {
         self.spread = spread
         self.offsetMs = offsetMs
     }

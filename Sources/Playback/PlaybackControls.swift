@@ -39,7 +39,7 @@ extension Playback {
         if boards.count == 1 { return hub.greet(ControlEvents.prepared(prepared[0].prepared, pattern: pattern)) }
         hub.greet(ControlEvents.prepared(prepared.enumerated().map { k, b in
             let place: [String: Any] = k < placements.count
-                ? ["at": placements[k].spread.position, "strength": placements[k].spread.gain, "offset_ms": placements[k].offsetMs] : [:]
+                ? ["at": placements[k].spread?.position ?? 0, "strength": placements[k].spread?.gain ?? 1, "offset_ms": placements[k].offsetMs] : [:]
             return (b.name, b.prepared, place)
         }, pattern: pattern))
     }
@@ -47,6 +47,7 @@ extension Playback {
     /// A session event of board `k` as a line for the hub (several boards: the lead board's, and each
     /// board's answers to its own change).
     func event(_ k: Int, _ event: SessionEvent) {
+        defer { onEvent?(k, event) }
         guard let hub else { return }
         let now = boards[k].session.channel.clock.nowNs()
         if ensemble == nil { return hub.emit(hub.line(for: event, nowNs: now)) }

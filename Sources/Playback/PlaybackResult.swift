@@ -93,9 +93,9 @@ public struct LayoutReport: Encodable {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(boards.enumerated().map { k, b in
             let place = k < placements.count ? placements[k] : nil
-            return Named(name: b.name, at: place?.spread.position, strength: place?.spread.gain, offsetMs: place?.offsetMs, report: b.report)
+            return Named(name: b.name, at: place?.spread?.position, strength: place?.spread?.gain, offsetMs: place?.offsetMs, report: b.report)
         }, forKey: .boards)
-        try c.encodeIfPresent(placements.first.map { $0.spread.travel == .rise ? "rise:\(Self.trim($0.spread.fraction))" : "together" },
+        try c.encodeIfPresent(placements.first?.spread.map { $0.travel == .rise ? "rise:\(Self.trim($0.fraction))" : "together" },
                               forKey: .spread)
         try c.encode(boards.allSatisfy(\.report.motorOffAtExit), forKey: .motorOffAtExit)
     }

@@ -74,7 +74,7 @@ public final class Stage: @unchecked Sendable {
             switch p.place {
             case .simulated(let impairments, let spec):
                 let world = SimWorld(spec: spec, impairments: impairments, pacing: options.pacing,
-                                     seed: options.seed &+ UInt64(k), epochNs: options.pacing == .realTime ? epoch : nil)
+                                     seed: p.seed ?? options.seed &+ UInt64(k), epochNs: options.pacing == .realTime ? epoch : nil)
                 opened.append(StagedBoard(name: p.name, connection: .simulated(world)))
             case .simulatedThread(let spec):
                 opened.append(StagedBoard(name: p.name, connection: .simulatedBoard(spec: spec)))

@@ -1,11 +1,14 @@
-// Several simulated boards playing one breath in step (BreathEnsemble), each in its own virtual-time world,
-// and every frame's true output instant on each board brought to one time base and compared across boards.
+// Several simulated boards playing one breath in step through the playback layer (each in its own
+// virtual-time world), and every frame's true output instant on each board brought to one time base and
+// compared across boards.
 // SPDX-License-Identifier: Apache-2.0
 
 import Breath
 import Foundation
 import MotorSession
 import MotorWire
+import Playback
+import HostPlatform
 import SimBoard
 
 /// One simulated board of an ensemble: its name, board (clock, motor) and link, and its world's seed.
@@ -58,76 +61,105 @@ public enum EnsembleSession {
                            changes: [(atS: Double, change: BreathChange)] = [], changeLeadMs: Int? = 80,
                            startLeadMs: Int? = nil, felt: Bool = false, allOrNothing: Bool = false) throws -> EnsembleResult {
         let wall = Date()
-        let worlds = boards.map { SimWorld(spec: $0.spec, impairments: $0.impairments, pacing: .virtual, seed: $0.seed) }
+        var stageOptions = StageOptions()
+        stageOptions.pacing = .virtual
+        let stage = try Stage.open(boards.map { NamedPlace($0.name, .simulated(impairments: $0.impairments, spec: $0.spec), seed: $0.seed) },
+                                   options: stageOptions)
+        defer { stage.close() }
+        let worlds = stage.boards.map { $0.connection.world! }
+        var o = options
+        o.frameRate = frameRate
+        // The shaping the sessions used before the playback layer: the board's reference motor, no profile.
+        let playback = Playback(stage, options: o, placements: boards.map { Placement(spread: $0.spread, offsetMs: Int($0.offsetNs / 1_000_000)) },
+                                startLeadMs: startLeadMs)
+        playback.shouldStop = { false }
+        playback.changeLeadMs = changeLeadMs
+        playback.allOrNothing = allOrNothing
         let recorders = boards.map { _ in InStepRecorder() }
-        var members: [(name: String, session: BreathSession)] = []
-        for (k, board) in boards.enumerated() {
-            var o = options
-            o.frameRate = frameRate
-            o.linkProfile = board.impairments.model?.profile  // as a real port would describe it
-            let world = worlds[k]
-            world.recordPlays = false
-            let session = BreathSession(link: world.hostLink, clock: world.hostClock, options: o)
-            session.reopen = { world.hostLink }
-            session.spread = board.spread
-            session.startOffsetNs = board.offsetNs
-            let recorder = recorders[k], nudge = board.startNudgeNs
-            session.willPlay = { player, frames in
-                if nudge != 0, let s = player.startAtNs { player.startAtNs = UInt64(Int64(s) + nudge) }
-                recorder.watch(world: world, player: player, frames: frames)
-            }
-            session.onEvent = { event in
-                if case .applied(_, let frame, _, _, _) = event { recorder.appliedFrames.append(frame) }
-            }
-            members.append((board.name, session))
+        let nudges = boards.map(\.startNudgeNs)
+        playback.onWillPlay = { k, player, frames, truth in
+            if nudges[k] != 0, let s = player.startAtNs { player.startAtNs = UInt64(Int64(s) + nudges[k]) }
+            recorders[k].watch(world: worlds[k], player: player, frames: frames)
+            truth?.forward = recorders[k]
         }
-        let ensemble = BreathEnsemble(members, startLeadMs: startLeadMs)
-        ensemble.changeLeadMs = changeLeadMs
-        ensemble.allOrNothing = allOrNothing
-        for (k, m) in ensemble.members.enumerated() {
-            // Each world's time is the host's clock for its board: a change made at one host instant reaches
-            // each board's session when its world's time passes that instant.
-            let world = worlds[k], session = m.session
-            var pending = changes.sorted { $0.atS < $1.atS }
-            var unplug = boards[k].unplug, reset = boards[k].resetAtS
-            session.shouldStop = { [unowned session, unowned ensemble] in
-                guard let start = ensemble.startAtNs else { return false }
-                let t = world.nowNs
-                if let u = unplug, t >= start && Double(t - start) / 1e9 >= u.atS {
-                    unplug = nil
-                    world.unplug(forNs: UInt64(u.forS * 1e9))
-                }
-                if let r = reset, t >= start && Double(t - start) / 1e9 >= r {
-                    reset = nil
-                    world.reboot()
-                }
-                while let first = pending.first, t >= start && Double(t - start) / 1e9 >= first.atS {
-                    pending.removeFirst()
-                    let at = start + UInt64(first.atS * 1e9)
-                    session.controls.send(first.change, notBeforeFrame: ensemble.commonFrame(atNs: at))
-                }
-                return false
-            }
+        playback.onEvent = { k, event in
+            if case .applied(_, let frame, _, _, _) = event { recorders[k].appliedFrames.append(frame) }
         }
-        try ensemble.prepare()
-        var o = BreathOptions()
-        o.length = .minutes(minutes)
-        let breath = o, parsed = try BreathPattern.parse(pattern)
-        let report = ensemble.play { _, session throws(SessionError) in try session.play(parsed, breath: breath) }
-        var result = EnsembleResult(boards: boards.map(\.name), recorders: recorders, report: report, settledFrom: 10 * frameRate,
-                                    wallSeconds: Date().timeIntervalSince(wall))
-        if felt {
-            // Each board's drive on world time, through the reference model of its motor.
-            let crossings = zip(worlds, boards).map { world, board -> [(ns: UInt64, up: Bool)] in
-                let clock = world.clockHistory[0]
-                let changes = world.driveChanges.map { (ns: clock.hostNs(atTick: $0.tick), level: $0.level) }
-                return board.spec.motor == .lra ? FeltSkew.crossings(changes, model: LRAModel())
-                    : FeltSkew.crossings(changes, model: ERMModel())
+        playback.boardShouldStop = disturbances(boards, worlds: worlds, playback: playback, changes: changes)
+        try playback.prepare()
+        var breath = BreathOptions()
+        breath.length = .minutes(minutes)
+        let result = playback.play(.breath(BreathPlan(pattern: try BreathPattern.parse(pattern), options: breath)))
+        var measured = EnsembleResult(boards: boards.map(\.name), recorders: recorders, startAtNs: playback.startAtNs ?? 0,
+                                      reports: result.boards, settledFrom: 10 * frameRate,
+                                      wallSeconds: Date().timeIntervalSince(wall))
+        if felt { measured.felt(worlds: worlds, boards: boards) }
+        return measured
+    }
+
+    /// What happens to board k as its world's time passes the common start: its cable pulled, its reset,
+    /// the changes (each world's time is the host's clock for its board, so a change made at one host
+    /// instant reaches each board's session when its world's time passes that instant).
+    static func disturbances(_ boards: [EnsembleBoard], worlds: [SimWorld], playback: Playback,
+                             changes: [(atS: Double, change: BreathChange)]) -> @Sendable (Int) -> Bool {
+        let state = Disturbances(boards: boards, changes: changes)
+        return { [unowned playback] k in
+            guard let start = playback.startAtNs else { return false }
+            let world = worlds[k], t = world.nowNs
+            guard t >= start else { return false }
+            let s = Double(t - start) / 1e9
+            for action in state.due(k, atS: s) {
+                switch action {
+                case .unplug(let forS): world.unplug(forNs: UInt64(forS * 1e9))
+                case .reset: world.reboot()
+                case .change(let atS, let change):
+                    let at = start + UInt64(atS * 1e9)
+                    playback.boards[k].session.controls.send(change, notBeforeFrame: playback.commonFrame(atNs: at))
+                }
             }
-            result.feltSkewUs = FeltSkew.skewUs(crossings)
-            result.feltCrossings = crossings
+            return false
         }
-        return result
+    }
+}
+
+/// Each board's disturbances still to come (read and taken on the board's own thread).
+private final class Disturbances: @unchecked Sendable {
+    enum Action { case unplug(forS: Double), reset, change(atS: Double, BreathChange) }
+    private var pending: [[(atS: Double, action: Action)]]
+    private let lock = Mutex()
+
+    init(boards: [EnsembleBoard], changes: [(atS: Double, change: BreathChange)]) {
+        pending = boards.map { b in
+            var list: [(atS: Double, action: Action)] = []
+            if let u = b.unplug { list.append((u.atS, .unplug(forS: u.forS))) }
+            if let r = b.resetAtS { list.append((r, .reset)) }
+            list += changes.sorted { $0.atS < $1.atS }.map { ($0.atS, .change(atS: $0.atS, $0.change)) }
+            return list
+        }
+    }
+
+    /// The actions of board `k` due by `atS` seconds after the start, in the order they were before:
+    /// the unplug, the reset, then the changes in time order.
+    func due(_ k: Int, atS s: Double) -> [Action] {
+        lock.withLock {
+            let now = pending[k].filter { $0.atS <= s }
+            pending[k].removeAll { $0.atS <= s }
+            return now.map(\.action)
+        }
+    }
+}
+
+extension EnsembleResult {
+    /// Each board's drive on world time through the reference model of its motor: the felt skew.
+    mutating func felt(worlds: [SimWorld], boards: [EnsembleBoard]) {
+        let crossings = zip(worlds, boards).map { world, board -> [(ns: UInt64, up: Bool)] in
+            let clock = world.clockHistory[0]
+            let changes = world.driveChanges.map { (ns: clock.hostNs(atTick: $0.tick), level: $0.level) }
+            return board.spec.motor == .lra ? FeltSkew.crossings(changes, model: LRAModel())
+                : FeltSkew.crossings(changes, model: ERMModel())
+        }
+        feltSkewUs = FeltSkew.skewUs(crossings)
+        feltCrossings = crossings
     }
 }
 
@@ -144,12 +176,12 @@ final class InStepRecorder: PlayObserver, @unchecked Sendable {
     /// The first frame of every live change that reached this board's motor.
     var appliedFrames: [Int] = []
 
+    /// Follows `player` on `world` (the true-clock judge forwards every frame to it).
     func watch(world: SimWorld, player: Player, frames: FrameSource) {
         self.world = world
         self.player = player
         self.frames = frames
         intended = { [unowned player] in player.intendedNs($0) }
-        world.observePlays(self)
     }
 
     func played(_ p: PlayRecord) {
@@ -201,8 +233,8 @@ public struct EnsembleResult: Sendable {
     public var startAtNs: UInt64
     public var wallSeconds: Double
 
-    init(boards names: [String], recorders: [InStepRecorder], report: EnsembleReport, settledFrom: Int, wallSeconds: Double) {
-        startAtNs = report.startAtNs
+    init(boards names: [String], recorders: [InStepRecorder], startAtNs: UInt64, reports: [BoardReport], settledFrom: Int, wallSeconds: Double) {
+        self.startAtNs = startAtNs
         self.wallSeconds = wallSeconds
         let n = recorders.map { min($0.breathFrames, $0.trueNs.count) }.min() ?? 0
         var skews: [Double] = [], settled: [Double] = []
@@ -237,9 +269,9 @@ public struct EnsembleResult: Sendable {
             }
             let first = r.trueNs.first ?? 0
             return Board(name: name, framesPlayed: errors.count,
-                         startErrorUs: first == 0 ? 0 : abs(Double(Int64(bitPattern: first &- report.startAtNs))) / 1000,
+                         startErrorUs: first == 0 ? 0 : abs(Double(Int64(bitPattern: first &- startAtNs))) / 1000,
                          scheduleErrorUs: Percentiles(errors), longestGapMs: gap.ms, frameAfterGap: gap.frame,
-                         appliedFrames: r.appliedFrames, report: report.boards[k].report)
+                         appliedFrames: r.appliedFrames, report: reports[k].report)
         }
     }
 }

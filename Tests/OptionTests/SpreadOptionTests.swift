@@ -10,9 +10,9 @@ import Testing
     @Test func aBeltOfFourIsEvenlySpacedUnlessAnActuatorSaysWhere() throws {
         let play = try #require(parsed("--board a=sim --board b=sim --board c=sim --board d=sim --spread rise:0.3 --actuator d:strength=0.5,offset=40ms --actuator b:at=0.2", as: Play.self))
         let places = try play.board.placements()
-        #expect(places.map(\.spread.position) == [0, 0.2, 2.0 / 3, 1])
-        #expect(places.map(\.spread.gain) == [1, 1, 1, 0.5] && places.map(\.offsetMs) == [0, 0, 0, 40])
-        #expect(places.allSatisfy { $0.spread.travel == .rise && $0.spread.fraction == 0.3 })
+        #expect(places.map { $0.spread?.position } == [0, 0.2, 2.0 / 3, 1])
+        #expect(places.map { $0.spread?.gain } == [1, 1, 1, 0.5] && places.map(\.offsetMs) == [0, 0, 0, 40])
+        #expect(places.allSatisfy { $0.spread?.travel == .rise && $0.spread?.fraction == 0.3 })
         // Without --spread every board swells together (its own strength and offset still apply).
         let together = try #require(parsed("--port /dev/ttyUSB0 --port /dev/ttyUSB1 --actuator ttyUSB1:strength=0.7", as: Play.self))
         #expect(try together.board.placements().map(\.spread) == [BreathSpread(position: 0), BreathSpread(position: 1, gain: 0.7)])

@@ -11,7 +11,7 @@ import SerialLink
 import SimBoard
 import Testing
 
-@Suite(.timeLimit(.minutes(5))) struct PlaybackLayerTests {
+@Suite(.timeLimit(.minutes(10))) struct PlaybackLayerTests {
     static let twoCycles: PlaybackContent = {
         var o = BreathOptions()
         o.length = .cycles(2)
