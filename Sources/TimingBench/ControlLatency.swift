@@ -107,14 +107,21 @@ public enum ControlLatency {
         let clock = channel.clock
         var next = clock.nowNs() + 3_000_000_000
         var made = 0
+        var resumeAtEnd = false
         let report = try player.play(live, shouldStop: {
             let t = clock.nowNs()
             if made < count && t >= next {
                 let c = change(made, &rng)
                 player.controls.send(c)
                 made += 1
-                if made == count { player.controls.send(.finishAfterThisBreath) }
+                // A breath the last change left paused never reaches the end of its cycle: it is resumed a
+                // change's interval later, then finishes; any other last change finishes at once.
+                if made == count, case .pause = c { resumeAtEnd = true } else if made == count { player.controls.send(.finishAfterThisBreath) }
                 next = t + 1_000_000_000 + UInt64(rng.unit() * 1.5e9)
+            } else if resumeAtEnd && t >= next {
+                resumeAtEnd = false
+                player.controls.send(.resume)
+                player.controls.send(.finishAfterThisBreath)
             }
             return false
         })

@@ -16,6 +16,21 @@ import TimingBench
         ("ftdi", nil), ("ftdi-1ms", nil), ("ch340", nil), ("cp2102", nil), ("cdc", nil),
     ]
 
+    /// Every count of changes ends: the changes go strength, pause, resume, pace, so a count of 2, 6, 10...
+    /// ends on a pause, and a paused breath never reached the end of its cycle for the `finish` sent with it
+    /// (`latency --changes 30` hung for ever). In virtual time, so a hang is a livelock the world reports.
+    @Test(arguments: [1, 2, 3, 4, 6]) func everyCountOfChangesEnds(count: Int) throws {
+        let world = SimWorld(pacing: .virtual, seed: 3)
+        let channel = BoardChannel(link: world.hostLink, clock: world.hostClock)
+        var o = SessionOptions()
+        o.allowReverse = true
+        let r = try ControlLatency.run(channel: channel, prepared: try channel.prepare(options: o), world: world, count: count, seed: 3)
+        // Every change but the pace ones is measured, and the resume that ends a breath left paused; the
+        // session ended (it returned) on its own.
+        #expect(r.changes == (0..<count).filter { $0 % 4 != 3 }.count + (count % 4 == 2 ? 1 : 0))
+        #expect(Double(world.nowNs) / 1e9 < 120, "the session ran \(Double(world.nowNs) / 1e9) s of virtual time")
+    }
+
     @Test(arguments: links) func aChangeReachesTheMotorOneFrameAfterItsMessage(_ link: (String, Double?)) throws {
         let world = SimWorld(impairments: try LinkImpairments.parse(link.0), pacing: .virtual, seed: 7)
         let channel = BoardChannel(link: world.hostLink, clock: world.hostClock)
