@@ -33,8 +33,10 @@ public final class TrueTiming: PlayObserver, @unchecked Sendable {
     private var committedWrong = 0
     /// Frames whose output differed from what the host means for them now, not yet explained.
     private var unresolved: [Key: (played: UInt16, meant: UInt16)] = [:]
-    /// |first frame's output - its true intended tick|, µs.
+    /// |first frame's output - its true intended tick|, µs (0 until `judgedFirst`).
     public private(set) var startErrorUs = 0.0
+    /// The first frame was output and judged.
+    public private(set) var judgedFirst = false
     /// From the host's first CLOCK request to the first frame's intended time, ms: how long the clock
     /// estimate had before the frame that sets the start error (the bound in ClockLimit gets as long).
     public private(set) var syncBeforeStartMs = 0.0
@@ -72,6 +74,7 @@ public final class TrueTiming: PlayObserver, @unchecked Sendable {
         errors.add(abs(errorUs))
         if i >= settledFrom { settled.add(abs(errorUs)) }
         if i == 0 {
+            judgedFirst = true
             startErrorUs = abs(errorUs)
             if let first = player.firstClockRequestNs {
                 syncBeforeStartMs = Double(Int64(bitPattern: player.intendedNs(0) &- first)) / 1e6
@@ -144,8 +147,8 @@ extension TrueTiming {
     /// duties), in place of the host's own estimates.
     public func judge(_ report: inout PlayReport) {
         report.framesPlayed = framesPlayed
-        report.startErrorUs = startErrorUs
-        report.scheduleErrorUs = scheduleErrorUs
+        report.startErrorUs = judgedFirst ? startErrorUs : nil
+        report.scheduleErrorUs = scheduleErrorUs.measured
         report.underruns = underruns
         report.wrongDuties = wrongDuties
     }

@@ -10,7 +10,7 @@ import MotorSession
 ///     EndLine.text(report, board: "left")   // "left: played ..."
 public enum EndLine {
     public static func text(_ r: PlayReport, board: String? = nil) -> String {
-        let start = r.framesPlayed > 0 ? "\(Int(r.startErrorUs.rounded())) µs" : "unknown"
+        let start = r.startErrorUs.map { "\(Int($0.rounded())) µs" } ?? "unknown"
         var line = "played \(r.framesPlayed)/\(r.framesTotal) frames, \(r.framesLost) lost, \(r.underruns) underruns, "
             + "\(r.playedLate) late, start error \(start), motor \(r.motorOffAtExit ? "off" : "STATE UNKNOWN")"
         if let board {

@@ -63,7 +63,7 @@ public enum SimulatedSession {
         result.retransmits = report.retransmits
         result.retimes = report.retimes
         result.reconnects = report.reconnects
-        result.clockDriftPPM = report.clockDriftPPM
+        result.clockDriftPPM = report.clockDriftPPM ?? 0  // (a virtual-time session always has an estimate)
         result.prepareMs = report.prepareMs
         result.simulatedSeconds = Double(world.nowNs - startNs) / 1e9
         result.wallSeconds = Date().timeIntervalSince(wall)

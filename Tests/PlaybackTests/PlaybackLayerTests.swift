@@ -38,8 +38,8 @@ import Testing
         let r = result.report
         #expect(result.exitCode == 0 && result.failure == nil)
         #expect(r.framesPlayed == r.framesTotal && r.framesTotal > 0)
-        #expect(r.scheduleErrorUs.count == r.framesPlayed, "every frame judged on the true clock")
-        #expect(r.startErrorUs > 0, "an FTDI link's start is never perfect: \(r.startErrorUs) µs")
+        #expect(r.scheduleErrorUs?.count == r.framesPlayed, "every frame judged on the true clock")
+        #expect((r.startErrorUs ?? 0) > 0, "an FTDI link's start is never perfect: \(String(describing: r.startErrorUs)) µs")
         // Independently: frame 0's output instant (the world's true board clock) against its intended time.
         let world = try #require(stage.board.world)
         #expect(world.clockHistory.count == 1)
@@ -90,7 +90,7 @@ import Testing
         #expect(result.exitCode == 0, "\(result.failure ?? "")")
         for b in result.boards {
             #expect(b.report.framesPlayed == b.report.framesTotal, "\(b.name)")
-            #expect(b.report.scheduleErrorUs.count == b.report.framesPlayed, "\(b.name) judged on its true clock")
+            #expect(b.report.scheduleErrorUs?.count == b.report.framesPlayed, "\(b.name) judged on its true clock")
         }
     }
 
@@ -120,13 +120,33 @@ import Testing
     }
 
     /// The end line says "unknown" for a start error it could not measure (no frame played), never 0.
-    @Test func theEndLineSaysUnknownForWhatWasNotMeasured() {
+    @Test func theEndLineSaysUnknownForWhatWasNotMeasured() throws {
         var r = PlayReport()
         r.framesTotal = 100
         #expect(EndLine.text(r).contains("start error unknown"))
         r.framesPlayed = 100
         r.startErrorUs = 12.4
         #expect(EndLine.text(r).contains("start error 12 µs"))
+    }
+
+    /// A session that never played (its prepare failed) reports no timing figure at all in JSON: absent,
+    /// never 0.
+    @Test func aReportOfNothingMeasuredHasNoTimingFigures() throws {
+        let json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(PlayReport())) as? [String: Any] ?? [:]
+        for key in ["start_error_us", "schedule_error_us", "rtt_us", "clock_drift_ppm"] { #expect(json[key] == nil, "\(key)") }
+    }
+
+    /// A stop before the first frame is output: the breath's frames were not played, so the start error
+    /// is unknown (the host's own counters would have said 0).
+    @Test func aStopBeforeTheFirstFrameLeavesTheStartErrorUnknown() throws {
+        let stage = try virtualStage([NamedPlace("board", .simulated())])
+        defer { stage.close() }
+        let playback = Playback(stage)
+        playback.shouldStop = { true }
+        let result = playback.play(Self.twoCycles)
+        #expect(result.interrupted && result.report.framesPlayed == 0)
+        #expect(result.report.startErrorUs == nil && result.report.scheduleErrorUs == nil)
+        #expect(EndLine.text(result.report).contains("start error unknown"))
     }
 }
 

@@ -112,8 +112,9 @@ public enum Bench {
         let count = Int(seconds * 250)
         let player = Player(channel: channel, prepared: prepared, options: options)
         let played = try player.play(TriangleFrames(count: count, period: 500), shouldStop: shouldStop)
-        r.scheduleErrorUs = played.scheduleErrorUs
-        r.clockDriftPPM = played.clockDriftPPM
+        // (Unmeasured only when no frame was played: the bench then fails on frames_played itself.)
+        r.scheduleErrorUs = played.scheduleErrorUs ?? Percentiles()
+        r.clockDriftPPM = played.clockDriftPPM ?? 0
         r.framesPlayed = played.framesPlayed
         r.framesTotal = played.framesTotal
         r.underruns = played.underruns

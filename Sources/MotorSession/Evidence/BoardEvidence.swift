@@ -21,7 +21,7 @@ struct BoardEvidence {
     var failsafeTrips = 0
     /// Both sides' CRC errors as of the last STATUS (the board's counter and the host's undecodable frames).
     var crcErrors = 0
-    var startErrorUs = 0.0
+    var startErrorUs: Double?
     /// When the last PLAYED report arrived (host ns).
     var lastPlayedNs: UInt64 = 0
     /// Board clock ticks per second.

@@ -51,12 +51,14 @@ public struct PlayReport: Sendable, Codable {
     public var framesSkipped = 0
     public var retimes = 0
     public var prepareMs = 0.0
-    /// First frame's output tick minus its scheduled tick, µs. With `--simulate` these are measured
-    /// against the simulated board's true clock; on hardware, against the board's own schedule.
-    public var startErrorUs = 0.0
-    public var scheduleErrorUs = Percentiles()
-    public var clockDriftPPM = 0.0
-    public var rttUs = Percentiles()
+    /// First frame's output tick minus its scheduled tick, µs. A simulated board's are measured against its
+    /// true clock; on hardware, against the board's own schedule (its PLAYED reports). Nil (absent in JSON,
+    /// "unknown" in text) when nothing measured them: frame 0's report never came, no frame was judged,
+    /// no clock estimate was made, no CLOCK exchange answered. Never 0 for "not measured".
+    public var startErrorUs: Double?
+    public var scheduleErrorUs: Percentiles?
+    public var clockDriftPPM: Double?
+    public var rttUs: Percentiles?
     /// The longest the host went without writing to the board: what its failsafe saw of host stalls.
     public var hostLongestSilenceMs = 0.0
     /// Bytes on the wire each way (framing included): the link's load is bytes x 10 bits / baud / seconds.
@@ -93,6 +95,15 @@ public struct Percentiles: Sendable, Codable, Equatable {
     public var count = 0
 
     public init() {}
+
+    /// The percentiles of `values`, or nil when there are none (nothing was measured).
+    public init?(measured values: [Double]) {
+        guard !values.isEmpty else { return nil }
+        self.init(values)
+    }
+
+    /// Self, or nil when it rests on no value.
+    public var measured: Percentiles? { count > 0 ? self : nil }
 
     public init(_ values: [Double]) {
         guard !values.isEmpty else { return }

@@ -16,10 +16,10 @@ struct PlayOutcome {
     var closing: Closing?
 
     struct Closing {
-        var rttUs: Percentiles
-        var scheduleErrorUs: Percentiles
+        var rttUs: Percentiles?
+        var scheduleErrorUs: Percentiles?
         var hostRxErrors: Int
-        var clockDriftPPM: Double
+        var clockDriftPPM: Double?
         var bytesSent: Int
         var bytesReceived: Int
     }
@@ -74,10 +74,10 @@ extension Player {
     func closeReport() {
         noteHostSilence()
         outcome.closing = PlayOutcome.Closing(
-            rttUs: Percentiles(timing.sync.tracker.rtts.map { Double($0) / 1000 }),
-            scheduleErrorUs: evidence.lateness.percentiles,
+            rttUs: Percentiles(measured: timing.sync.tracker.rtts.map { Double($0) / 1000 }),
+            scheduleErrorUs: evidence.lateness.percentiles.measured,
             hostRxErrors: Int(channel.rxErrors.total),
-            clockDriftPPM: timing.sync.tracker.estimate()?.driftPPM ?? 0,
+            clockDriftPPM: timing.sync.tracker.estimate()?.driftPPM,
             bytesSent: channel.bytesSent, bytesReceived: channel.bytesReceived)
     }
 
