@@ -1,5 +1,6 @@
 // swift-tools-version:6.0
-// An app built on motorbreath's library products: a breath on the simulated board, steered while it plays.
+// An app built on motorbreath's library products: a breath on the simulated board through the playback
+// layer, steered at a breath time while it plays, judged on the board's own drive record.
 // SPDX-License-Identifier: Apache-2.0
 import PackageDescription
 
@@ -16,6 +17,7 @@ let package = Package(
                 .product(name: "MotorSession", package: "motorbreath"),
                 .product(name: "SimBoard", package: "motorbreath"),
                 .product(name: "SerialLink", package: "motorbreath"),
+                .product(name: "Playback", package: "motorbreath"),
             ]
         ),
     ]

@@ -75,8 +75,17 @@ public final class Playback: @unchecked Sendable {
     let started: StartedBoards
 
     /// A session on every board of `stage`, with `options` (the frame rate, failsafe, line share...).
+    /// The session options a breath plays with unless the caller says otherwise: `SessionOptions`' own,
+    /// with braking allowed (an ERM on an H-bridge is driven in reverse to stop sooner, as the shaping's
+    /// compensation assumes). What play, serve, palette and an app get by default.
+    public static var defaultOptions: SessionOptions {
+        var o = SessionOptions()
+        o.allowReverse = true
+        return o
+    }
+
     /// Several boards start `startLeadMs` after the slowest prepare (nil: `BreathEnsemble`'s default).
-    public init(_ stage: Stage, options: SessionOptions = SessionOptions(), shaping: Shaping = Shaping(),
+    public init(_ stage: Stage, options: SessionOptions = Playback.defaultOptions, shaping: Shaping = Shaping(),
                 placements: [Placement] = [], startLeadMs: Int? = nil) {
         boards = stage.boards.map { Board(name: $0.name, connection: $0.connection, session: $0.connection.session(options: options)) }
         self.placements = placements
@@ -109,6 +118,18 @@ public final class Playback: @unchecked Sendable {
         if let ensemble { ensemble.change(change) } else { boards[0].session.change(change) }
     }
 
+    /// Changes the playing breath on every board from breath time `t` seconds (the warm-up excluded: the
+    /// origin ``LiveStatus/elapsed`` counts from), sent now. A time already past (or too near for the link)
+    /// changes from the first frame each board may still change.
+    ///
+    ///     playback.onStatus = { _, s in if s.elapsed >= 0.5 && !sent { playback.change(.strength(0.3), atBreathTime: 1.0) } }
+    public func change(_ change: BreathChange, atBreathTime t: Double) {
+        for (k, b) in boards.enumerated() {
+            let frame = started.warmupFrames(k) + Int((t * Double(b.session.options.frameRate)).rounded())
+            b.session.controls.send(change, notBeforeFrame: max(0, frame))
+        }
+    }
+
     /// Ends the playing breath on every board, motors off (from any thread).
     public func stop() {
         if let ensemble { ensemble.stop() } else { boards[0].session.stop() }
@@ -124,7 +145,7 @@ public final class Playback: @unchecked Sendable {
         session.willPlay = { [weak self] player, frames in
             world?.recordPlays = false  // judged as it plays: an hours-long session keeps no record
             let truth = world.map { TrueTiming(world: $0, player: player, expected: frames) }
-            started.set(k, steerable: frames.steerable, truth: truth)
+            started.set(k, steerable: frames.steerable, warmupFrames: frames.warmupFrames, truth: truth)
             self?.onWillPlay?(k, player, frames, truth)
         }
         session.onStatus = { [weak self] live in self?.status(k, live) }
@@ -268,19 +289,24 @@ public struct PlaybackError: Error, Sendable, CustomStringConvertible {
 final class StartedBoards: @unchecked Sendable {
     private let lock = Mutex()
     private var steerables: [(any SteerableFrames)?]
+    private var warmups: [Int]
     private var truths: [TrueTiming?]
 
     init(count: Int) {
         steerables = Array(repeating: nil, count: count)
+        warmups = Array(repeating: 0, count: count)
         truths = Array(repeating: nil, count: count)
     }
 
-    func set(_ k: Int, steerable: (any SteerableFrames)?, truth: TrueTiming?) {
+    func set(_ k: Int, steerable: (any SteerableFrames)?, warmupFrames: Int, truth: TrueTiming?) {
         lock.withLock {
             steerables[k] = steerable
+            warmups[k] = warmupFrames
             truths[k] = truth
         }
     }
+
+    func warmupFrames(_ k: Int) -> Int { lock.withLock { warmups[k] } }
 
     func steerable(_ k: Int) -> (any SteerableFrames)? { lock.withLock { steerables[k] } }
     func truth(_ k: Int) -> TrueTiming? { lock.withLock { truths[k] } }
