@@ -89,7 +89,7 @@ extension BoardCore {
     /// Hands the current level (envelope, with LRA polarity) to the port.
     mutating func emit(at tick: UInt64) {
         var level = envelope
-        let reverseOK = info.capabilities & Info.capReverse != 0
+        let reverseOK = info.capabilitySet.contains(.reverse)
             && (config?.flags ?? 0) & Configure.flagAllowReverse != 0
         if level < 0 && !reverseOK { level = 0 }
         if carrier != nil { level = level < 0 ? 0 : level * polarity }
@@ -103,7 +103,7 @@ extension BoardCore {
 
     /// Sets up the LRA carrier: polarity flips every half period of the resonance frequency.
     mutating func startCarrier(at tick: UInt64) {
-        guard info.motorKind == .lra, info.capabilities & Info.capLRACarrier != 0 else {
+        guard info.motorKind == .lra, info.capabilitySet.contains(.lraCarrier) else {
             carrier = nil
             return
         }

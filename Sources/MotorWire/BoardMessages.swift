@@ -96,6 +96,31 @@ public struct Info: Sendable, Equatable {
     }
 }
 
+extension Info {
+    /// INFO's capability bits as a set; the wire's byte is `capabilities` (`Info.capReverse` and the other
+    /// `cap` constants are the same bits, for C headers and byte-level code).
+    ///
+    ///     if info.capabilitySet.contains(.replace) { ... }   // the board takes REPLACE
+    public struct Capabilities: OptionSet, Sendable {
+        public let rawValue: UInt8
+        public init(rawValue: UInt8) { self.rawValue = rawValue }
+        /// Bit 0: the driver can reverse the motor (H-bridge), so braking works.
+        public static let reverse = Capabilities(rawValue: 0x01)
+        /// Bit 1: the board synthesises the LRA carrier itself.
+        public static let lraCarrier = Capabilities(rawValue: 0x02)
+        /// Bit 2: the board enforces a drive ceiling and answers LIMITS_REQ with LIMITS.
+        public static let limits = Capabilities(rawValue: 0x04)
+        /// Bit 3: takes REPLACE (overwrites buffered frames not yet output).
+        public static let replace = Capabilities(rawValue: 0x08)
+    }
+
+    /// `capabilities` as a set.
+    public var capabilitySet: Capabilities {
+        get { Capabilities(rawValue: capabilities) }
+        set { capabilities = newValue.rawValue }
+    }
+}
+
 /// Board playback state, as reported in STATUS.
 public enum BoardState: UInt8, Sendable, CaseIterable {
     /// Not configured yet, or stopped: motor off.

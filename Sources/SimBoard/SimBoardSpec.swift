@@ -23,11 +23,20 @@ public struct SimBoardSpec: Sendable {
 
     public init() {}
 
+    /// What its INFO announces: reverse drive and REPLACE always, the LRA carrier for an LRA, the drive
+    /// ceiling when `limits` is set.
+    public var capabilities: Info.Capabilities {
+        var caps: Info.Capabilities = [.reverse, .replace]
+        if motor == .lra { caps.insert(.lraCarrier) }
+        if limits != nil { caps.insert(.limits) }
+        return caps
+    }
+
+    /// The INFO it announces.
     public var info: Info {
         Info(firmwareMajor: MotorbreathVersion.major, firmwareMinor: MotorbreathVersion.minor,
              firmwarePatch: MotorbreathVersion.patch, motorKind: motor, pwmBits: 16,
-             capabilities: (motor == .lra ? Info.capReverse | Info.capLRACarrier : Info.capReverse) | Info.capReplace
-                 | (limits != nil ? Info.capLimits : 0),
+             capabilities: capabilities.rawValue,
              bufferCapacity: bufferCapacity, minFrameRateHz: 50, maxFrameRateHz: 1000, clockHz: clockHz,
              uniqueID: 0x5349_4D42_4F41_5244,  // "SIMBOARD"
              lraResonanceDeciHz: motor == .lra ? 1750 : 0,

@@ -19,7 +19,8 @@ public enum NaiveStreamer {
     /// judges every byte's arrival against the board's true clock at the frame's intended time.
     public static func run(_ scenario: TimingScenario) throws -> TimingResult {
         let wall = Date()
-        let world = SimWorld(impairments: scenario.impairments, pacing: .virtual, kind: .naive, seed: scenario.seed)
+        let board = NaiveBoard()
+        let world = SimWorld(impairments: scenario.impairments, pacing: .virtual, firmware: board, seed: scenario.seed)
         let link = world.hostLink
         let clock = world.hostClock
         let plan = try SimulatedSession.plan(scenario)
@@ -41,7 +42,7 @@ public enum NaiveStreamer {
         let hz = Double(world.spec.clockHz)
         var errors: [Double] = []
         var tail: [Double] = []
-        for (i, arrival) in world.naiveLog.enumerated() where i < duties.count {
+        for (i, arrival) in board.log.enumerated() where i < duties.count {
             let truth = world.clock.ticks(atHostNs: intended(i))
             let e = (Double(arrival.tick) - Double(truth)) / hz * 1e6
             errors.append(abs(e))

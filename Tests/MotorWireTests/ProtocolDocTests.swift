@@ -141,4 +141,18 @@ func tableRows(after heading: String) -> [(code: Int, name: String)] {
         #expect(protocolDoc.contains("bit 2: enforces a drive ceiling and answers LIMITS_REQ with LIMITS"))
         #expect(Info.capLimits == 1 << 2 && Info.capLRACarrier == 1 << 1 && Info.capReverse == 1 << 0)
     }
+
+    /// The capability set is the same bits as the byte constants, both ways.
+    @Test func theCapabilitySetIsTheWiresByte() {
+        let pairs: [(Info.Capabilities, UInt8)] = [(.reverse, Info.capReverse), (.lraCarrier, Info.capLRACarrier),
+                                                   (.limits, Info.capLimits), (.replace, Info.capReplace)]
+        for (set, byte) in pairs { #expect(set.rawValue == byte) }
+        var info = Info(firmwareMajor: 1, firmwareMinor: 0, firmwarePatch: 0, motorKind: .erm, pwmBits: 8, capabilities: 0,
+                        bufferCapacity: 256, minFrameRateHz: 50, maxFrameRateHz: 1000, clockHz: 1_000_000, uniqueID: 7,
+                        lraResonanceDeciHz: 0, name: BoardName("b"))
+        info.capabilitySet = [.reverse, .replace]
+        #expect(info.capabilities == Info.capReverse | Info.capReplace)
+        info.capabilities |= Info.capLimits
+        #expect(info.capabilitySet.contains(.limits) && !info.capabilitySet.contains(.lraCarrier))
+    }
 }

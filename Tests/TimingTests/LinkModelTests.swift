@@ -8,6 +8,7 @@
 import Breath
 import SimBoard
 import Testing
+import TimingBench
 
 @Suite(.timeLimit(.minutes(10))) struct LinkModelTests {
     /// 8N1 at 115200 baud: 10 bits a byte, 86.8 µs.
@@ -22,7 +23,7 @@ import Testing
 
     func world(_ link: String, seed: UInt64) throws -> SimWorld {
         // A 1 GHz board clock without drift: the naive board's arrival ticks are world nanoseconds.
-        SimWorld(impairments: try LinkImpairments.parse(link + ",clock=1000000000hz"), pacing: .virtual, kind: .naive, seed: seed)
+        SimWorld(impairments: try LinkImpairments.parse(link + ",clock=1000000000hz"), pacing: .virtual, firmware: NaiveBoard(), seed: seed)
     }
 
     /// Host writes of 1...8 bytes at seeded instants 3-8 ms apart (the UART idle each time): (sent, arrival of
@@ -259,4 +260,9 @@ import Testing
         #expect(throws: ImpairmentError.self) { try LinkImpairments.parse("ftdi,ch340") }
         #expect(throws: ImpairmentError.self) { try LinkImpairments.parse("pl2303") }
     }
+}
+
+extension SimWorld {
+    /// The naive board's log of these tests' worlds: (arrival tick, byte) of every byte it received.
+    fileprivate var naiveLog: [(tick: UInt64, value: UInt8)] { (firmware as? NaiveBoard)?.log ?? [] }
 }
