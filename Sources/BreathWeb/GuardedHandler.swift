@@ -123,10 +123,15 @@ struct PageFiles: Sendable {
         return HTTPResponse(statusCode: .ok, headers: PageFiles.headers(type: file.type), body: file.body)
     }
 
-    static func headers(type: String) -> [HTTPHeader: String] {
-        [.contentType: type, .cacheControl: "no-store", HTTPHeader("X-Content-Type-Options"): "nosniff",
-         HTTPHeader("Referrer-Policy"): "no-referrer", HTTPHeader("X-Frame-Options"): "DENY",
-         HTTPHeader("Content-Security-Policy"): "default-src 'self'; connect-src 'self'; frame-ancestors 'none'"]
+    static func headers(type: String) -> HTTPHeaders {
+        var h = HTTPHeaders()
+        h[.contentType] = type
+        h[.cacheControl] = "no-store"
+        h[HTTPHeader("X-Content-Type-Options")] = "nosniff"
+        h[HTTPHeader("Referrer-Policy")] = "no-referrer"
+        h[HTTPHeader("X-Frame-Options")] = "DENY"
+        h[HTTPHeader("Content-Security-Policy")] = "default-src 'self'; connect-src 'self'; frame-ancestors 'none'"
+        return h
     }
 
     static func text(_ status: HTTPStatusCode, _ line: String) -> HTTPResponse {

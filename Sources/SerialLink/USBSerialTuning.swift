@@ -18,7 +18,7 @@ public enum USBSerialTuning {
     /// The latency-timer file of a ttyUSB device (FTDI and a few others have one).
     public static func latencyTimerPath(forPort path: String) -> String? {
         var resolved = [CChar](repeating: 0, count: Int(PATH_MAX))
-        let real = realpath(path, &resolved) != nil ? String(cString: resolved) : path
+        let real = realpath(path, &resolved) != nil ? String(decoding: resolved.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : path
         guard let name = real.split(separator: "/").last, name.hasPrefix("ttyUSB") else { return nil }
         return "\(sysfsRoot)/bus/usb-serial/devices/\(name)/latency_timer"
     }
@@ -52,7 +52,7 @@ public enum USBSerialTuning {
     /// unknown chip): the clock estimate then counts both directions alike.
     public static func profile(forPort path: String, baud: Int) -> LinkProfile? {
         var resolved = [CChar](repeating: 0, count: Int(PATH_MAX))
-        let real = realpath(path, &resolved) != nil ? String(cString: resolved) : path
+        let real = realpath(path, &resolved) != nil ? String(decoding: resolved.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : path
         guard let name = real.split(separator: "/").last.map(String.init) else { return nil }
         if name.hasPrefix("ttyACM") { return LinkProfile(adapter: .cdc, baud: baud) }
         guard name.hasPrefix("ttyUSB"), let (vendor, product) = usbIDs(ttyName: name) else { return nil }
@@ -69,7 +69,7 @@ public enum USBSerialTuning {
     static func usbIDs(ttyName: String) -> (vendor: String, product: String)? {
         var resolved = [CChar](repeating: 0, count: Int(PATH_MAX))
         guard realpath("\(sysfsRoot)/class/tty/\(ttyName)/device", &resolved) != nil else { return nil }
-        var dir = String(cString: resolved)
+        var dir = String(decoding: resolved.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         for _ in 0..<5 {
             if let vendor = firstLine("\(dir)/idVendor"), let product = firstLine("\(dir)/idProduct") {
                 return (vendor.lowercased(), product.lowercased())

@@ -23,7 +23,7 @@ enum AVRBuild {
         make.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         make.arguments = ["make", "-s", "-C", avrDir.path]
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("avr-make-\(UUID().uuidString).log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: log) }
         do {
             let handle = try FileHandle(forWritingTo: log)
@@ -64,7 +64,7 @@ final class AVRBoard {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         recordFile = dir.appendingPathComponent("record.txt")
         summaryFile = dir.appendingPathComponent("sim.err")
-        FileManager.default.createFile(atPath: summaryFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: summaryFile.path, contents: nil)
         process.executableURL = avrDir.appendingPathComponent("build/motorbreath-avr-sim")
         process.arguments = ["--elf", avrDir.appendingPathComponent("build/\(variant)/motorbreath-avr.elf").path,
                              "--record", recordFile.path] + options

@@ -18,7 +18,7 @@ import Testing
     /// the renderer works on it, the time/memory table covers full lengths).
     static let frameCap = 50_000
 
-    static let interestingNumbers: [Double] = [0, -0.0, -1, 1e-300, 5e-324, 1e-9, 0.5, 1, 2, 30, 1e9, 86_399.5, 86_400, 86_401,
+    static let interestingNumbers: [Double] = [0, -0.0, -1, 1e-300, Double.leastNonzeroMagnitude, 1e-9, 0.5, 1, 2, 30, 1e9, 86_399.5, 86_400, 86_401,
                                                100_000, 1e308, -1e308, .greatestFiniteMagnitude, 0.015, 4, 19]
     static let keys = ["Version", "Pattern", "Event", "Parameter", "ParameterCurve", "Time", "EventType", "Type", "EventDuration",
                        "EventParameters", "Parameters", "ParameterID", "ParameterValue", "ParameterCurveControlPoints", "Easing"]

@@ -14,7 +14,7 @@ import Testing
     func compare(_ profile: MotorProfile, _ resolution: DutyResolution, rate: Int, a: Double, now: Double, next: Double) -> String? {
         var reference = Shaper(profile: profile, frameRate: rate, allowReverse: resolution == .i16)
         reference.erm!.amplitude = a
-        var fast = reference
+        let fast = reference
         var raw: UInt16 = 0
         _ = reference.drive(now: now, next: next) { d in
             let q = resolution.quantize(d)

@@ -28,7 +28,7 @@ import Testing
         let profiles = dir.appendingPathComponent("profiles")
         try FileManager.default.createDirectory(at: profiles, withIntermediateDirectories: true)
         for name in ["0c1e343134333758-wrist", "0c1e343134333758-chest", "0d1e343134333758-wrist", "notanid-wrist"] {
-            FileManager.default.createFile(atPath: profiles.appendingPathComponent(name + ".json").path, contents: Data("{}".utf8))
+            _ = FileManager.default.createFile(atPath: profiles.appendingPathComponent(name + ".json").path, contents: Data("{}".utf8))
         }
         let store = ConfigStore(directory: dir)
         #expect(store.legacyAVRProfileNames(newID: Self.newID, spot: "wrist") == ["0c1e343134333758-wrist"])

@@ -38,7 +38,7 @@ final class EmulatedBoard {
         process.arguments = arguments
         let out = Pipe()
         let err = dir.appendingPathComponent("run-qemu.err")
-        FileManager.default.createFile(atPath: err.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
         process.standardOutput = out
         process.standardError = try FileHandle(forWritingTo: err)
         try process.run()

@@ -16,7 +16,7 @@ import Testing
         host.arguments = ["--port", board.ptyPath, "--pattern", "2-0-2", "--cycles", "3", "--control", "-"]
         let input = Pipe(), output = Pipe()
         let errURL = FileManager.default.temporaryDirectory.appendingPathComponent("err-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: errURL) }
         host.standardInput = input
         host.standardOutput = output

@@ -16,8 +16,8 @@ func run(_ program: String, _ arguments: [String], timeout: Double) throws -> (s
     p.arguments = [program] + arguments
     let out = FileManager.default.temporaryDirectory.appendingPathComponent("serve-out-\(UUID().uuidString)")
     let err = FileManager.default.temporaryDirectory.appendingPathComponent("serve-err-\(UUID().uuidString)")
-    FileManager.default.createFile(atPath: out.path, contents: nil)
-    FileManager.default.createFile(atPath: err.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: err.path, contents: nil)
     defer { try? FileManager.default.removeItem(at: out); try? FileManager.default.removeItem(at: err) }
     p.standardOutput = try FileHandle(forWritingTo: out)
     p.standardError = try FileHandle(forWritingTo: err)
@@ -44,7 +44,7 @@ struct ServePageTests {
         defer { board.terminate(); board.waitUntilExit() }
         let pty = firstLine(of: pipe).trimmingCharacters(in: .whitespacesAndNewlines)
         let events = FileManager.default.temporaryDirectory.appendingPathComponent("serve-events-\(UUID().uuidString).jsonl")
-        FileManager.default.createFile(atPath: events.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: events.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: events) }
         let play = Process()
         play.executableURL = motorbreathBinary

@@ -35,8 +35,8 @@ public final class RunningMotorbreath {
         let dir = FileManager.default.temporaryDirectory
         out = dir.appendingPathComponent("out-\(UUID().uuidString)")
         err = dir.appendingPathComponent("err-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: out.path, contents: nil)
-        FileManager.default.createFile(atPath: err.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
         process.executableURL = motorbreathBinary
         process.arguments = arguments
         var environment = environment
@@ -50,7 +50,7 @@ public final class RunningMotorbreath {
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         if let input {
             let file = dir.appendingPathComponent("in-\(UUID().uuidString)")
-            FileManager.default.createFile(atPath: file.path, contents: Data(input.utf8))
+            _ = FileManager.default.createFile(atPath: file.path, contents: Data(input.utf8))
             process.standardInput = try FileHandle(forReadingFrom: file)
             try? FileManager.default.removeItem(at: file)  // the open handle keeps it readable
         }

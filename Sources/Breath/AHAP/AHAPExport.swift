@@ -33,11 +33,11 @@ public enum AHAPExport {
         typealias V = JSONText.Value
         let metadata = V.object(["Project": .string("motorbreath"), "Description": .string(description)])
         try sink("{\n  \"Metadata\": " + JSONText.write(metadata, indent: "  ") + ",\n  \"Pattern\": ")
-        var first = true
+        let written = EntryCount()
         /// One Pattern entry as text, after the array's opening or the previous entry's comma.
         func entry(_ v: V) -> String {
-            defer { first = false }
-            return (first ? "[\n    " : ",\n    ") + JSONText.write(v, indent: "    ")
+            written.count += 1
+            return (written.count == 1 ? "[\n    " : ",\n    ") + JSONText.write(v, indent: "    ")
         }
         func param(_ id: String, _ value: Double) -> V { .object(["ParameterID": .string(id), "ParameterValue": .number(value)]) }
         for e in pattern.events {
@@ -70,7 +70,7 @@ public enum AHAPExport {
                                                               "ParameterCurveControlPoints": .array(points)])])))
             }
         }
-        try sink((first ? "[]" : "\n  ]") + ",\n  \"Version\": " + JSONText.write(.number(1)) + "\n}\n")
+        try sink((written.count == 0 ? "[]" : "\n  ]") + ",\n  \"Version\": " + JSONText.write(.number(1)) + "\n}\n")
     }
 
     /// Splits a curve into consecutive curves of at most 16 points; each starts at its predecessor's
@@ -88,4 +88,9 @@ public enum AHAPExport {
         }
         return out
     }
+}
+
+/// How many Pattern entries `AHAPExport.write` has written (an empty pattern closes its array as `[]`).
+private final class EntryCount {
+    var count = 0
 }
