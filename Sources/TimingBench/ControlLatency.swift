@@ -97,11 +97,15 @@ public enum ControlLatency {
         }
         var rng = SplitMix64(seed: seed)
         var applied: [(frame: Int, reportedMs: Double, receivedNs: UInt64)] = []
+        var resumedToEnd = false
+        /// The replacement counts when the harness resumed to end (its own REPLACEs are not the changes').
+        var replacedBeforeEnd: (all: Int, tooLate: Int)?
         player.onEvent = { event in
             // (A pace change waits for the next phase boundary by design: not a latency.)
             guard case .applied(let change, let frame, _, let ms, let received) = event else { return }
             if case .pace = change { return }
             if case .finishAfterThisBreath = change { return }
+            if case .resume = change, resumedToEnd { return }  // the harness's own, to end: not one of the `count`
             applied.append((frame, ms, received))
         }
         let clock = channel.clock
@@ -120,6 +124,9 @@ public enum ControlLatency {
                 next = t + 1_000_000_000 + UInt64(rng.unit() * 1.5e9)
             } else if resumeAtEnd && t >= next {
                 resumeAtEnd = false
+                resumedToEnd = true
+                let sofar = player.report
+                replacedBeforeEnd = (sofar.replaced, sofar.replacedTooLate)
                 player.controls.send(.resume)
                 player.controls.send(.finishAfterThisBreath)
             }
@@ -128,8 +135,8 @@ public enum ControlLatency {
         var result = ControlLatencyResult()
         result.changes = applied.count
         result.reportedMs = Percentiles(applied.map(\.reportedMs))
-        result.framesReplaced = report.replaced
-        result.replacedTooLate = report.replacedTooLate
+        result.framesReplaced = replacedBeforeEnd?.all ?? report.replaced
+        result.replacedTooLate = replacedBeforeEnd?.tooLate ?? report.replacedTooLate
         if let world, let truth {
             // The true output time of each change's first frame, from the board's record on its true clock.
             let plays = world.plays
