@@ -73,6 +73,9 @@ let package = Package(
             dependencies: ["MotorControl", "Breath", .product(name: "FlyingFox", package: "FlyingFox")],
             resources: [.copy("Page")]
         ),
+        // Output files that never clobber what is not theirs: a regular file replaced whole (a temporary file
+        // renamed over it), a device, FIFO or symlink written through, a directory or read-only file refused.
+        .target(name: "SafeOutput"),
         // The conformance suite: every clause of protocol.md checked against a board, through its port only.
         .target(name: "BoardConformance", dependencies: ["MotorSession", "MotorWire", "SerialLink"]),
         // Sessions against the simulated world, measured on the true board clock; the naive streamer.
@@ -80,7 +83,7 @@ let package = Package(
         .executableTarget(
             name: "motorbreath",
             dependencies: [
-                "Playback", "MotorSession", "MotorControl", "BreathWeb", "BoardAccess", "SimBoard", "SerialLink", "Breath", "TimingBench", "BoardConformance", "Calibration", "Preferences",
+                "Playback", "MotorSession", "MotorControl", "BreathWeb", "BoardAccess", "SimBoard", "SerialLink", "Breath", "TimingBench", "BoardConformance", "Calibration", "Preferences", "SafeOutput",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

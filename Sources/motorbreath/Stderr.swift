@@ -4,6 +4,7 @@
 import ArgumentParser
 import Foundation
 import Glibc
+import SafeOutput
 
 enum Stderr {
     static func write(_ text: String) {
@@ -19,6 +20,11 @@ enum Stderr {
 func fail(_ message: CustomStringConvertible, code: Int32 = 1) -> ExitCode {
     Stderr.write("motorbreath: \(oneLine(message.description))\n")
     return ExitCode(code)
+}
+
+/// An output file's line; when only its last step failed, where the whole output is kept instead.
+func fail(_ error: OutputFileError) -> ExitCode {
+    fail(error.keptAt.map { "\(error.description); the whole output is kept in \($0)" } ?? error.description)
 }
 
 /// `text` with every control character written as a Swift-style escape (\n, \t, \u{1B}), so text quoted
