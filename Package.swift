@@ -70,7 +70,7 @@ let package = Package(
         // protocol through the same ControlHub, the Host/Origin/token guard.
         .target(
             name: "BreathWeb",
-            dependencies: ["MotorControl", "Breath", .product(name: "FlyingFox", package: "FlyingFox")],
+            dependencies: ["MotorControl", "MotorSession", "Breath", "Playback", .product(name: "FlyingFox", package: "FlyingFox")],
             resources: [.copy("Page")]
         ),
         // Output files that never clobber what is not theirs: a regular file replaced whole (a temporary file

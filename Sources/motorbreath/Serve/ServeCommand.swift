@@ -84,7 +84,6 @@ struct ServeCommand: ParsableCommand {
                                         options: PaletteCommand.steadyOptions(intensity: 0.5, sharpness: breathPlan.options.sharpness))
             : breathPlan
         printNotices(built.notices)
-        let pattern = plan.pattern
         // A port in use is refused before the board is touched (opening an Arduino's port resets it).
         do { try BreathWebServer.checkFree(host: listen, port: UInt16(httpPort)) } catch { throw fail("\(error)") }
         let stage: Stage
@@ -93,15 +92,32 @@ struct ServeCommand: ParsableCommand {
         }
         defer { stage.close() }
         stage.notes.forEach { Stderr.write("motorbreath: note: \($0)\n") }
-        // Braking on an ERM board with an H-bridge, as `play` and the page's preview shape it; the board's
-        // calibration profile (unless --profile says otherwise), as in play.
+        let playback = makePlayback(stage, plan)
+        let token = needsToken ? WebGuard.newToken() : nil
+        let server: BreathWebServer
+        let port: UInt16
+        do {
+            server = try BreathWebServer(hub: playback.hub!, host: listen, port: UInt16(httpPort), token: token)
+            port = try server.start()
+        } catch { throw fail("\(error)") }
+        defer { server.stop() }
+        let session = ServeSession(playback: playback, server: server, loop: loop, stopWhenClosed: stopWhenClosed)
+        session.say = { Stderr.write($0 + "\n") }
+        printURLs(port: port, token: token)
+        guard let end = session.run(plan) else { return }
+        throw end.line.map { fail($0) } ?? ExitCode(end.status)
+    }
+
+    /// The playback and its hub: braking on an ERM board with an H-bridge, as `play` and the page's preview
+    /// shape it; the board's calibration profile (unless --profile says otherwise), as in play.
+    func makePlayback(_ stage: Stage, _ plan: BreathPlan) -> Playback {
         var options = board.connection.sessionOptions
         options.allowReverse = true
         var shaping = Shaping()
         shaping.profiles = calibration.lookup
         let playback = Playback(stage, options: options, shaping: shaping)
         // The palette's level is its intensity alone (base 1), as in `motorbreath palette`.
-        let controls = ControlHub(inbox: playback.inbox, pattern: pattern, strength: palette ? 1 : plan.options.strength,
+        let controls = ControlHub(inbox: playback.inbox, pattern: plan.pattern, strength: palette ? 1 : plan.options.strength,
                                   sharpness: plan.options.sharpness)
         if palette {
             controls.arrowsChangeSharpness = true  // as the terminal palette: no pace or pattern; finish stops
@@ -109,27 +125,17 @@ struct ServeCommand: ParsableCommand {
         }
         if !loop { controls.cycles = LivePlan(pattern: plan.pattern, options: plan.options).cycles }
         playback.attach(controls)
-        let token = needsToken ? WebGuard.newToken() : nil
-        let server: BreathWebServer
-        let port: UInt16
-        do {
-            server = try BreathWebServer(hub: controls, host: listen, port: UInt16(httpPort), token: token)
-            port = try server.start()
-        } catch { throw fail("\(error)") }
-        defer { server.stop() }
-        let closedByPage = Box<Bool>()
-        if stopWhenClosed {
-            server.onLastPageClosed = {
-                closedByPage.set()
-                controls.handle(.stop)
-            }
-        }
-        // Unbuffered, one line each: a script (or a test) waits for the first.
-        for url in ServeURLs.urls(listen: listen, port: port, token: token) {
+        return playback
+    }
+
+    /// "open URL" per address, unbuffered, one line each (a script, or a test, waits for the first); with a
+    /// token, the first as a QR code.
+    func printURLs(port: UInt16, token: String?) {
+        let urls = ServeURLs.urls(listen: listen, port: port, token: token)
+        for url in urls {
             let line = "open \(url)\n"
             _ = line.withCString { Glibc.write(1, $0, strlen($0)) }
         }
-        if token != nil, let first = ServeURLs.urls(listen: listen, port: port, token: token).first { ServeURLs.printQRCode(first) }
-        try serveBreath(plan, playback: playback, server: server, closedByPage: closedByPage)
+        if token != nil, let first = urls.first { ServeURLs.printQRCode(first) }
     }
 }
