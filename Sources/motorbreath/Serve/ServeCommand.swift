@@ -80,8 +80,7 @@ struct ServeCommand: ParsableCommand {
         Signals.install()
         let built = try breath.build()
         guard let breathPlan = built.plan else { throw fail("serve plays breath patterns") }
-        let plan = palette ? BreathPlan(pattern: PaletteCommand.steady,
-                                        options: PaletteCommand.steadyOptions(intensity: 0.5, sharpness: breathPlan.options.sharpness))
+        let plan = palette ? BreathPlan(pattern: .steady, options: .steady(intensity: 0.5, sharpness: breathPlan.options.sharpness))
             : breathPlan
         printNotices(built.notices)
         // A port in use is refused before the board is touched (opening an Arduino's port resets it).
