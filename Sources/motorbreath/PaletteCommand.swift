@@ -5,9 +5,10 @@
 import ArgumentParser
 import BoardAccess
 import Breath
-import MotorControl
 import Foundation
 import Glibc
+import LiveText
+import MotorControl
 import MotorSession
 import Playback
 import SerialLink

@@ -3,6 +3,7 @@
 
 import ArgumentParser
 import Foundation
+import LiveText
 import MotorSession
 import SerialLink
 

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import HostPlatform
+import LiveText
 import MotorControl
 import MotorSession
 
