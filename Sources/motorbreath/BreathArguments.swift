@@ -3,6 +3,7 @@
 
 import ArgumentParser
 import Breath
+import LiveText
 import Playback
 import Preferences
 
