@@ -26,6 +26,12 @@ extension CalibrationProfile {
     /// "12.5 %": a level 0...1 as calibrate prints it.
     public static func percent(_ x: Double) -> String { String(format: "%.1f %%", x * 100) }
 
+    /// "felt 4.0...62.5 %, motor starts at 12.0 %": what play says of the profile it uses.
+    public var feltRangeText: String {
+        let f = { (x: Double) in String(format: "%.1f", x * 100) }
+        return "felt \(f(feltThreshold))...\(f(comfortMax)) %, motor starts at \(f(startThreshold)) %"
+    }
+
     /// The profile in one line: the motor's thresholds, the felt range on `spot`, the lag and where it came from.
     public func summary(spot: String) -> String {
         let p = CalibrationProfile.percent
@@ -60,6 +66,14 @@ public struct CalibrationReport: Encodable {
 }
 
 extension ConfigStore {
+    /// The saved profile `name`; missing, an error naming the folder and the profiles saved there.
+    public func named(_ name: String) throws -> CalibrationProfile {
+        if let found = try load(name) { return found }
+        let saved = profileNames()
+        let list = saved.count < 2 ? saved.joined() : saved.dropLast().joined(separator: ", ") + " or " + saved.last!
+        throw ConfigError("no profile '\(name)' in \(directory.path)/profiles (\(saved.isEmpty ? "none saved yet: run motorbreath calibrate" : "saved: " + list))")
+    }
+
     /// The profile a board with `uniqueID` uses on `spot`, if saved. An Arduino board (`boardName`
     /// motorbreath-avr-...) whose profile was saved under the id its firmware reported before (LegacyBoardID)
     /// gets that one, with a note to show.

@@ -3,7 +3,6 @@
 
 import ArgumentParser
 import BoardAccess
-import Foundation
 import MotorSession
 import Playback
 import SerialLink

@@ -4,7 +4,6 @@
 import ArgumentParser
 import BoardAccess
 import Breath
-import Foundation
 import SafeOutput
 import MotorSession
 import SimBoard

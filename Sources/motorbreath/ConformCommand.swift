@@ -6,7 +6,6 @@ import ArgumentParser
 import Playback
 import BoardAccess
 import BoardConformance
-import Foundation
 import SerialLink
 import SimBoard
 

@@ -3,10 +3,8 @@
 
 import ArgumentParser
 import BoardAccess
-import Foundation
 import MotorSession
 import Playback
-import MotorWire
 
 struct InfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -4,7 +4,6 @@
 
 import ArgumentParser
 import BoardAccess
-import Foundation
 import MotorSession
 import Playback
 import SerialLink

@@ -5,7 +5,6 @@
 import ArgumentParser
 import BoardAccess
 import Breath
-import Foundation
 import Glibc
 import LiveText
 import MotorControl

@@ -2,8 +2,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import ArgumentParser
-import Foundation
-import LiveText
 import MotorSession
 import SerialLink
 

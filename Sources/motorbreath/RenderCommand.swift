@@ -80,8 +80,3 @@ struct RenderCommand: ParsableCommand {
         }
     }
 }
-
-/// `x` with `digits` decimals (no exponent notation).
-func fixed(_ x: Double, _ digits: Int) -> String {
-    String(format: "%.\(digits)f", x)
-}

@@ -4,7 +4,6 @@
 import ArgumentParser
 import Playback
 import BoardAccess
-import Foundation
 import SerialLink
 
 struct SelftestCommand: ParsableCommand {

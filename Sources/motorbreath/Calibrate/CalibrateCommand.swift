@@ -10,7 +10,6 @@ import Calibration
 import Foundation
 import MotorSession
 import Playback
-import MotorWire
 import SerialLink
 import SimBoard
 

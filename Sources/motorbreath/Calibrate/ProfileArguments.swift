@@ -18,12 +18,7 @@ struct ProfileArguments: ParsableArguments {
     /// The profile asked for by name (nil: none, or not named: see `forBoard`). A missing name is an error.
     func named() throws -> CalibrationProfile? {
         guard case .named(let name) = profile else { return nil }
-        let store = ConfigStore()
-        do {
-            if let found = try store.load(name) { return found }
-        } catch { throw fail("\(error)") }
-        let saved = store.profileNames()
-        throw fail("no profile '\(name)' in \(store.directory.path)/profiles (\(saved.isEmpty ? "none saved yet: run motorbreath calibrate" : "saved: " + OptionValue.list(saved)))")
+        do { return try ConfigStore().named(name) } catch { throw fail("\(error)") }
     }
 
     /// `forBoard` as the playback layer asks it, for every board a session prepares.

@@ -6,7 +6,6 @@ import ArgumentParser
 import BoardAccess
 import Breath
 import BreathWeb
-import Foundation
 import Glibc
 import MotorControl
 import MotorSession
@@ -85,12 +84,9 @@ struct ServeCommand: ParsableCommand {
         printNotices(built.notices)
         // A port in use is refused before the board is touched (opening an Arduino's port resets it).
         do { try BreathWebServer.checkFree(host: listen, port: UInt16(httpPort)) } catch { throw fail("\(error)") }
-        let stage: Stage
-        do { stage = try Stage.open(board.simulate ? .simulated() : .port(board.connection.port ?? "auto"), options: board.connection.stageOptions) } catch {
-            throw fail(error.description)
-        }
+        let place: BoardPlace = board.simulate ? .simulated() : .port(board.connection.port ?? "auto")
+        let stage = try openBoards([NamedPlace("board", place)], options: board.connection.stageOptions, quiet: false)
         defer { stage.close() }
-        stage.notes.forEach { Stderr.write("motorbreath: note: \($0)\n") }
         let playback = makePlayback(stage, plan)
         let token = needsToken ? WebGuard.newToken() : nil
         let server: BreathWebServer
