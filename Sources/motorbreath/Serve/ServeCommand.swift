@@ -51,7 +51,7 @@ struct ServeCommand: ParsableCommand {
     @Flag(help: "Play a steady vibration instead of a breath: the page's palette square sets its intensity (up) and sharpness (right) while it plays, as `motorbreath palette` does in a terminal.")
     var palette = false
 
-    @Option(help: ArgumentHelp("The address to listen on: 127.0.0.1 (the default: this machine only), 0.0.0.0 (every network of this machine), or one address; any but 127.0.0.1 and ::1 requires the printed token.", valueName: "address"))
+    @Option(help: ArgumentHelp("The address to listen on: 127.0.0.1 (this machine only), 0.0.0.0 (every network of this machine), or one address; any but 127.0.0.1 and ::1 requires the printed token.", valueName: "address"))
     var listen = "127.0.0.1"
 
     @Option(parsing: .unconditional, help: "The HTTP port (0: any free port, printed) (default: 8780).", transform: OptionValue.int(0...65_535))
