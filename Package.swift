@@ -70,9 +70,14 @@ let package = Package(
         // protocol through the same ControlHub, the Host/Origin/token guard.
         .target(
             name: "BreathWeb",
-            dependencies: ["MotorControl", "Breath", .product(name: "FlyingFox", package: "FlyingFox")],
+            dependencies: ["MotorControl", "MotorSession", "Breath", "Playback", .product(name: "FlyingFox", package: "FlyingFox")],
             resources: [.copy("Page")]
         ),
+        // Output files that never clobber what is not theirs: a regular file replaced whole (a temporary file
+        // renamed over it), a device, FIFO or symlink written through, a directory or read-only file refused.
+        .target(name: "SafeOutput"),
+        // The live line's text fitted to a width: display columns, the status and breath views' layouts.
+        .target(name: "LiveText"),
         // The conformance suite: every clause of protocol.md checked against a board, through its port only.
         .target(name: "BoardConformance", dependencies: ["MotorSession", "MotorWire", "SerialLink"]),
         // Sessions against the simulated world, measured on the true board clock; the naive streamer.
@@ -80,7 +85,7 @@ let package = Package(
         .executableTarget(
             name: "motorbreath",
             dependencies: [
-                "Playback", "MotorSession", "MotorControl", "BreathWeb", "BoardAccess", "SimBoard", "SerialLink", "Breath", "TimingBench", "BoardConformance", "Calibration", "Preferences",
+                "Playback", "MotorSession", "MotorControl", "BreathWeb", "BoardAccess", "SimBoard", "SerialLink", "Breath", "TimingBench", "BoardConformance", "Calibration", "Preferences", "SafeOutput", "LiveText",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -127,7 +132,7 @@ let package = Package(
         .testTarget(name: "ServeTests", dependencies: ["BreathWeb", "MotorControl", "MotorSession", "Breath", "TestSupport"]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["MotorSession", "MotorControl", "SimBoard", "SerialLink", "Breath", "MotorWire", "motorbreath", "TestSupport", "TimingBench", "Playback"]
+            dependencies: ["MotorSession", "MotorControl", "SimBoard", "SerialLink", "Breath", "MotorWire", "motorbreath", "TestSupport", "TimingBench", "Playback", "LiveText"]
         ),
     ]
 )

@@ -32,6 +32,12 @@ public struct ConfigStore: Sendable {
         return profiles.appendingPathComponent(name + ".json")
     }
 
+    /// Makes the profiles folder if it is missing and checks a profile can be saved there (before a
+    /// calibration starts: minutes of answers are not lost to a folder that cannot be written).
+    public func checkWritable() throws(ConfigError) {
+        try ConfigDirectory.checkWritable(profiles)
+    }
+
     /// Saves `profile` under its name (board id and spot), replacing the file whole; returns the path.
     @discardableResult
     public func save(_ profile: CalibrationProfile) throws -> URL {

@@ -58,6 +58,20 @@ public struct ConfigDirectory: Sendable {
         }
     }
 
+    /// Makes `directory` (mode 0700) if it is missing and checks a file can be made in it, by making and
+    /// removing one: what a command that measures for minutes checks before it starts, so its result is
+    /// not lost at the end.
+    public static func checkWritable(_ directory: URL) throws(ConfigError) {
+        if let code = makeDirectories(directory.path) {
+            throw ConfigError("cannot write in \(directory.path): cannot make it (\(String(cString: strerror(code))))")
+        }
+        let probe = directory.appendingPathComponent(".motorbreath-check-\(getpid()).tmp").path
+        let fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw ConfigError("cannot write in \(directory.path): \(String(cString: strerror(errno)))") }
+        close(fd)
+        unlink(probe)
+    }
+
     /// `mkdir -p path` (mode 0700): nil, or the errno of the step that failed.
     static func makeDirectories(_ path: String) -> Int32? {
         var built = path.hasPrefix("/") ? "" : "."

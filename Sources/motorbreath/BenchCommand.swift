@@ -3,7 +3,6 @@
 
 import ArgumentParser
 import BoardAccess
-import Foundation
 import MotorSession
 import Playback
 import SerialLink
@@ -57,30 +56,9 @@ struct BenchCommand: ParsableCommand {
         if json {
             try printJSON(r)
         } else {
-            print(BenchText.render(r))
+            print(r.text)
         }
         if r.failsafeLatencyMs == nil || !r.failsafeMotorOff { throw fail("the failsafe did not turn the motor off") }
         if r.framesPlayed != r.framesTotal { throw fail("\(r.framesTotal - r.framesPlayed) frames were not played") }
-    }
-}
-
-/// The readable bench report.
-enum BenchText {
-    static func render(_ r: BenchReport) -> String {
-        func us(_ v: Double) -> String { v >= 1000 ? "\(fixed(v / 1000, 2)) ms" : "\(Int(v.rounded())) µs" }
-        var lines: [String] = []
-        lines.append("bench of \(r.board) on \(r.port)\(r.baud.map { " at \($0) baud" } ?? " (pseudo-terminal)")")
-        lines.append("  prepare          \(fixed(r.prepareMs, 1)) ms (HELLO, CONFIGURE, clock sync)")
-        lines.append("  round trip       min \(us(r.rttUs.min)), median \(us(r.rttUs.p50)), p99 \(us(r.rttUs.p99)) (\(r.rttUs.count) CLOCK exchanges, \(r.lostReplies) lost)")
-        lines.append("  clock drift      \(fixed(r.clockDriftPPM, 1)) ppm (board clock vs host, \(r.clockHz) Hz)")
-        lines.append("  schedule error   p50 \(us(r.scheduleErrorUs.p50)), p99 \(us(r.scheduleErrorUs.p99)), max \(us(r.scheduleErrorUs.max)) late, board clock (\(r.framesPlayed)/\(r.framesTotal) frames played, \(r.underruns) underruns)")
-        let rates = r.frameRates.map { "\($0.hz) Hz \($0.sustained ? "ok" : "FAILED (\($0.underruns) underruns, \($0.lateArrivals) late)")" }.joined(separator: ", ")
-        lines.append("  frame rate       \(r.maxFrameRateHz) Hz sustained (\(rates))\(r.linkBudgetFrameRateHz.map { "; the baud rate allows about \($0) Hz" } ?? "")")
-        if let ms = r.failsafeLatencyMs {
-            lines.append("  failsafe         motor \(r.failsafeMotorOff ? "off" : "NOT OFF") \(fixed(ms, 1)) ms after the last message (configured \(r.failsafeMs) ms), board clock")
-        } else {
-            lines.append("  failsafe         NO failsafe STATUS within \(r.failsafeMs * 5 + 1000) ms")
-        }
-        return lines.joined(separator: "\n")
     }
 }

@@ -3,6 +3,7 @@
 
 import ArgumentParser
 import Breath
+import LiveText
 import Playback
 import Preferences
 
@@ -107,14 +108,7 @@ struct BreathArguments: ParsableArguments {
             options.cues = cues || countedTaps
             options.countedTaps = countedTaps
             options.holdSignal = hold ?? .none
-            if let c = cycles {
-                // Checked before the plan is laid out: 100000 cycles of 120 s phases would be weeks.
-                let longest = HapticPattern.longestSeconds
-                let slowest = options.rampBPM.map { 60 / min($0.from, $0.to) } ?? breath.cycleSeconds
-                guard Double(c) * slowest <= longest + 1 else {
-                    throw fail("--cycles \(c) of \(breath.name) last \(fixed(Double(c) * slowest / 3600, 1)) hours; the longest session is 24 hours")
-                }
-            }
+            if let c = cycles, let reason = options.tooLong(cycles: c, of: breath) { throw fail(reason) }
             let plan = BreathPlan(pattern: breath, options: options)
             return (plan.haptics, plan.duration, plan, notices)
         } catch let error as PatternError {

@@ -6,7 +6,6 @@ import ArgumentParser
 import Playback
 import BoardAccess
 import BoardConformance
-import Foundation
 import SerialLink
 import SimBoard
 
@@ -61,18 +60,9 @@ struct ConformCommand: ParsableCommand {
             Stderr.write("board: \(rig.info.displayName), \(announced); held to revision \(rig.heldTo)\n")
         }
         let report = Conformance.run(rig, only: only) { r in
-            guard !json else { return }
-            let mark = r.outcome == "pass" ? "PASS" : r.outcome == "fail" ? "FAIL" : "N/A "
-            print("\(mark)  \("§\(r.section)".padding(toLength: 4, withPad: " ", startingAt: 0)) \(r.id.padding(toLength: 34, withPad: " ", startingAt: 0)) \(r.title)")
-            if !r.detail.isEmpty { print("      \(r.detail)") }
+            if !json { print(r.lines.joined(separator: "\n")) }
         }
-        if json {
-            try printJSON(report)
-        } else {
-            let na = report.results.count - report.passed - report.failed
-            print(String(format: "%d of %d clauses passed, %d failed, %d not applicable, in %.1f s",
-                         report.passed, report.results.count, report.failed, na, report.seconds))
-        }
+        if json { try printJSON(report) } else { print(report.summary) }
         if report.failed > 0 { throw ExitCode(1) }
     }
 }

@@ -4,7 +4,6 @@
 
 import ArgumentParser
 import BoardAccess
-import Foundation
 import MotorSession
 import Playback
 import SerialLink
@@ -41,9 +40,6 @@ struct LatencyCommand: ParsableCommand {
     @Flag(help: "Print JSON.")
     var json = false
 
-    func validate() throws {
-    }
-
     func run() throws {
         Signals.install()
         let impairments = simLink.impairments
@@ -67,13 +63,6 @@ struct LatencyCommand: ParsableCommand {
             result = try ControlLatency.run(channel: channel, prepared: prepared, world: world, count: changes, seed: seed, options: playing)
         } catch let e as SessionError { throw fail(e) }
         if json { return try printJSON(result) }
-        func row(_ p: Percentiles) -> String { String(format: "p50 %.1f ms, p99 %.1f ms, max %.1f ms (%d changes)", p.p50, p.p99, p.max, p.count) }
-        print("change to motor, as the host reports it: \(row(result.reportedMs))")
-        if world != nil {
-            print("change to motor, on the board's true clock: \(row(result.trueMs))")
-            print("change to its message at the board: \(row(result.messageMs)); message to motor: \(row(result.afterArrivalMs))")
-            print("changes not taking the board's next frame when their message arrived: \(result.notFromBoardsNext)")
-        }
-        print("frames replaced \(result.framesReplaced), replaced after the board had played them \(result.replacedTooLate), wrong duties \(result.wrongDuties)")
+        print(result.lines(trueClock: world != nil).joined(separator: "\n"))
     }
 }

@@ -14,16 +14,7 @@
 //   tmux push the whole screen into its history (scroll-on-clear). Column 0 is overwritten by the text.
 // SPDX-License-Identifier: Apache-2.0
 
-/// A piece of a line and its colour: an SGR parameter of the terminal's own palette ("36" cyan, "2" dim).
-struct Span: Equatable {
-    var text: String
-    var colour: String?
-
-    init(_ text: String, colour: String? = nil) {
-        self.text = text
-        self.colour = colour
-    }
-}
+import LiveText
 
 final class LiveLine {
     private var width = 0  // 0: not read yet

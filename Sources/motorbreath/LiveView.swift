@@ -4,6 +4,7 @@
 
 import ArgumentParser
 import Breath
+import LiveText
 import MotorControl
 import MotorSession
 

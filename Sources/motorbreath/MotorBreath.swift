@@ -3,6 +3,7 @@
 
 import ArgumentParser
 import Glibc
+import LiveText
 import MotorSession
 import MotorWire
 

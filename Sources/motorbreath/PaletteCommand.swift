@@ -5,9 +5,9 @@
 import ArgumentParser
 import BoardAccess
 import Breath
-import MotorControl
-import Foundation
 import Glibc
+import LiveText
+import MotorControl
 import MotorSession
 import Playback
 import SerialLink
@@ -57,8 +57,8 @@ struct PaletteCommand: ParsableCommand {
         shaping.warmupSeconds = 0
         shaping.profiles = calibration.lookup
         let playback = Playback(stage, options: options, shaping: shaping)
-        let steady = PaletteCommand.steady
-        let breath = PaletteCommand.steadyOptions(intensity: intensity)
+        let steady = BreathPattern.steady
+        let breath = BreathOptions.steady(intensity: intensity)
         let hub = ControlHub(inbox: playback.inbox, pattern: steady, strength: 1, sharpness: breath.sharpness)
         hub.arrowsChangeSharpness = true
         hub.handle(.intensity(intensity))
@@ -90,19 +90,6 @@ struct PaletteCommand: ParsableCommand {
         Stderr.write("board: \(boards[0].prepared.info.displayName)\n")
         if let name = boards[0].shaping.profile { Stderr.write("profile: \(name)\n") }
         return playback.play(content)
-    }
-
-    /// One long phase at a constant level, looping: a steady vibration the controls change (here and in
-    /// `serve --palette`).
-    static let steady = BreathPattern(name: "palette", phases: [PhaseSpec(.inhale, 60, from: 1, to: 1)])
-
-    /// The steady vibration's options: full peak, so intensity alone sets the level.
-    static func steadyOptions(intensity: Double, sharpness: Double? = nil) -> BreathOptions {
-        var breath = BreathOptions()
-        breath.peak = 1
-        breath.strength = intensity
-        if let sharpness { breath.sharpness = sharpness }
-        return breath
     }
 }
 

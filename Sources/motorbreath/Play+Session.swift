@@ -4,7 +4,6 @@
 
 import ArgumentParser
 import Breath
-import MotorControl
 import MotorSession
 import Playback
 
@@ -62,7 +61,7 @@ extension Play {
             let ceiling = p.limits.map { ", drive ceiling \(Int((Double($0.ceilingLevel) / 327.67).rounded())) %" } ?? ""
             Stderr.write("\(name)board: \(p.info.displayName), \(p.info.motorKind == .lra ? "LRA" : "ERM")\(ceiling), prepared in \(Int(Double(p.prepareNs) / 1e6)) ms\n")
             if let c = b.shaping.calibrated {
-                Stderr.write("profile: \(c.name): felt \(fixed(c.feltThreshold * 100, 1))...\(fixed(c.comfortMax * 100, 1)) %, motor starts at \(fixed(c.startThreshold * 100, 1)) %\n")
+                Stderr.write("profile: \(c.name): \(c.feltRangeText)\n")
             }
             if case .lra = b.shaping.motor, p.info.lraResonanceDeciHz == 0 {
                 Stderr.write("motorbreath: note: the LRA board reports no resonance frequency; its carrier may be off resonance\n")

@@ -5,7 +5,6 @@
 import ArgumentParser
 import BoardAccess
 import Breath
-import MotorSession
 import Playback
 import SerialLink
 import SimBoard

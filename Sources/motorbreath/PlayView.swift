@@ -3,7 +3,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import MotorControl
-import MotorSession
 import Playback
 
 /// play's live line for one board or several, following a ``Playback``.

@@ -2,7 +2,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import ArgumentParser
-import Foundation
 import MotorSession
 import SerialLink
 
@@ -66,14 +65,6 @@ struct PortsCommand: ParsableCommand {
             print("no USB serial ports found (plug in the board; use --simulate to run without one)")
             return
         }
-        for r in rows {
-            let p = r.port
-            var line = p.path.padding(24) + p.description
-            if let vid = p.usbVID, let pid = p.usbPID { line += "  [\(vid):\(pid)]" }
-            if let s = p.serialNumber { line += "  serial \(s)" }
-            if let b = r.board { line += "  <- \(b)" }
-            if let ms = r.latencyTimerMs, ms > 1 { line += "  (latency timer \(ms) ms)" }
-            print(line)
-        }
+        for r in rows { print(r.port.line(board: r.board, latencyTimerMs: r.latencyTimerMs)) }
     }
 }

@@ -2,6 +2,8 @@
 // the command can tick it, the step's elapsed seconds, fitted to the width; elsewhere one line per step.
 // SPDX-License-Identifier: Apache-2.0
 
+import LiveText
+
 final class ProgressLine {
     let label: String
     let showsElapsed: Bool

@@ -4,6 +4,7 @@
 import ArgumentParser
 import Breath
 import Foundation
+import SafeOutput
 
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -46,36 +47,36 @@ struct RenderCommand: ParsableCommand {
 
     func run() throws {
         Signals.exitRestoringTerminal()  // an interrupted render leaves no temporary file behind
-        let res = resolution
         let calibrated = try calibration.named()
-        let base = motor.profile
-        let profile = calibrated?.motor(or: base) ?? base
+        let profile = calibrated?.motor(or: motor.profile) ?? motor.profile
         let built = try breath.build()
         printNotices(built.notices)
-        // Opened first, so a path that cannot be written fails before any rendering.
-        let out = try output.map(OutputFile.open) ?? OutputFile.standardOutput()
-        let renderer = FrameRenderer(pattern: built.pattern, duration: built.duration, frameRate: frameRate,
-                                     resolution: res, motor: profile, compensate: !noCompensation,
-                                     feltRange: calibrated?.feltRange)
+        do {
+            // Opened first, so a path that cannot be written fails before any rendering.
+            let out = try output.map(OutputFile.open) ?? OutputFile.standardOutput()
+            let renderer = FrameRenderer(pattern: built.pattern, duration: built.duration, frameRate: frameRate,
+                                         resolution: resolution, motor: profile, compensate: !noCompensation,
+                                         feltRange: calibrated?.feltRange)
+            try write(built, renderer, profile: profile, calibrated: calibrated?.name, to: out)
+            try out.close()
+        } catch let error as OutputFileError { throw fail(error) }
+    }
+
+    /// The rendering in --format, handed to `out` as it is rendered.
+    func write(_ built: BuiltBreath, _ renderer: FrameRenderer, profile: MotorProfile, calibrated: String?, to out: OutputFile) throws {
         switch format {
         case .ahap:
-            try AHAPExport.write(built.pattern) { piece throws in try out.write(piece) }
+            try AHAPExport.write(built.pattern) { piece in try out.write(piece) }
         case .csv:
-            try FrameWriters.csv(renderer, to: out)
+            try FrameText.csv(renderer) { try out.write($0) }
         case .json:
-            try FrameWriters.json(renderer, settings: ["frame_rate": "\(frameRate)", "resolution": "\"\(resolution.rawValue)\"",
-                                                       "motor": "\"\(profile.name)\"", "compensated": "\(!noCompensation)",
-                                                       "profile": calibrated.map { "\"\($0.name)\"" } ?? "null"], to: out)
+            let settings = ["frame_rate": "\(frameRate)", "resolution": "\"\(resolution.rawValue)\"", "motor": "\"\(profile.name)\"",
+                            "compensated": "\(!noCompensation)", "profile": calibrated.map { "\"\($0)\"" } ?? "null"]
+            try FrameText.json(renderer, settings: settings) { try out.write($0) }
         case .svg:
-            let samples = FrameWriters.plotSamples(renderer)
+            let samples = FrameText.plotSamples(renderer)
             try out.write(SVGPlot(frames: samples.frames, duration: samples.duration, plan: built.plan,
                                   title: breath.title, motor: profile.name, compensated: !noCompensation).render())
         }
-        try out.close()
     }
-}
-
-/// `x` with `digits` decimals (no exponent notation).
-func fixed(_ x: Double, _ digits: Int) -> String {
-    String(format: "%.\(digits)f", x)
 }

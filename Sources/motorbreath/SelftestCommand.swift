@@ -4,7 +4,6 @@
 import ArgumentParser
 import Playback
 import BoardAccess
-import Foundation
 import SerialLink
 
 struct SelftestCommand: ParsableCommand {
@@ -37,17 +36,7 @@ struct SelftestCommand: ParsableCommand {
         do { r = try LoopbackSelfTest.run(link: link, seconds: seconds, baud: isPty ? nil : baud) } catch { throw fail(error) }
         r.driver = link is SerialPortLink ? "libserialport" : "termios"
         r.port = port
-        if json {
-            try printJSON(r)
-        } else {
-            let limit = r.theoreticalBytesPerSecond.map { " of \(Int($0)) B/s possible at \(baud) baud (\(fixed(100 * r.bytesPerSecond / $0, 0)) %)" } ?? " (pseudo-terminal: no baud limit)"
-            print("port        \(port) via \(r.driver)")
-            print("throughput  \(Int(r.bytesPerSecond)) B/s\(limit)")
-            print("verified    \(r.bytes) bytes, \(r.mismatchedBytes) wrong, \(r.missingBytes) missing")
-            if let mn = r.rttUs["min"], let p50 = r.rttUs["p50"], let p99 = r.rttUs["p99"] {
-                print("round trip  min \(fixed(mn, 0)) µs, median \(fixed(p50, 0)) µs, p99 \(fixed(p99, 0)) µs (\(r.lostPings) of \(r.pings) lost)")
-            }
-        }
+        if json { try printJSON(r) } else { print(r.lines(baud: baud).joined(separator: "\n")) }
         if r.mismatchedBytes > 0 || r.missingBytes > 0 || r.lostPings > 0 {
             throw fail("loopback errors: check the TX-RX wire and the baud rate")
         }

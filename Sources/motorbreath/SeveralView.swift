@@ -2,20 +2,14 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import HostPlatform
+import LiveText
 import MotorControl
 import MotorSession
 
 /// The live line for several boards: each board's name, frames played and buffer, on a terminal; one
 /// line a second otherwise is too much, so off a terminal it stays quiet until the end.
 final class SeveralView: @unchecked Sendable {
-    /// What the line shows of one board.
-    struct Board: Equatable {
-        var elapsed: Double
-        var played: Int
-        var total: Int
-        var fill: Int?
-        var state: String
-    }
+    typealias Board = SeveralLine.Board
 
     private let names: [String]
     private let lock = Mutex()
@@ -43,17 +37,9 @@ final class SeveralView: @unchecked Sendable {
         if let text, let line { line.draw { [Span(Terminal.clip(text, to: $0))] } }
     }
 
-    /// "12.3 s · left 3075/147325 buf 250 · right 3070/147325 buf 248".
-    /// `controls`: the keys' values ("intensity 80%  pace 5.5/min"), last.
+    /// The line (``SeveralLine``).
     static func text(names: [String], _ boards: [Board?], controls: String? = nil) -> String {
-        let elapsed = boards.compactMap { $0 }.first { $0.state != "ended" }?.elapsed ?? 0
-        let head = elapsed < 0 ? "starting in \(fixed(-elapsed, 1)) s" : "\(fixed(elapsed, 1)) s"
-        let parts = zip(names, boards).map { name, b -> String in
-            guard let b else { return "\(name) -" }
-            if b.state != "playing" { return "\(name) \(b.state)" }
-            return "\(name) \(b.played)/\(b.total)" + (b.fill.map { " buf \($0)" } ?? "")
-        }
-        return ([head] + parts + (controls.map { [$0] } ?? [])).joined(separator: " · ")
+        SeveralLine.text(names: names, boards, controls: controls)
     }
 
     /// Board `k` failed for good: the line shows it ended while the others play on.

@@ -5,6 +5,7 @@
 
 import Glibc
 import Playback
+import SafeOutput
 import Synchronization
 
 enum Signals {

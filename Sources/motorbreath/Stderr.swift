@@ -4,6 +4,8 @@
 import ArgumentParser
 import Foundation
 import Glibc
+import LiveText
+import SafeOutput
 
 enum Stderr {
     static func write(_ text: String) {
@@ -21,21 +23,9 @@ func fail(_ message: CustomStringConvertible, code: Int32 = 1) -> ExitCode {
     return ExitCode(code)
 }
 
-/// `text` with every control character written as a Swift-style escape (\n, \t, \u{1B}), so text quoted
-/// from a user's input can neither break an error line nor drive the terminal.
-func oneLine(_ text: String) -> String {
-    var out = ""
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\n": out += "\\n"
-        case "\r": out += "\\r"
-        case "\t": out += "\\t"
-        case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
-            out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
-        default: out.unicodeScalars.append(scalar)
-        }
-    }
-    return out
+/// An output file's line; when only its last step failed, where the whole output is kept instead.
+func fail(_ error: OutputFileError) -> ExitCode {
+    fail(error.keptAt.map { "\(error.description); the whole output is kept in \($0)" } ?? error.description)
 }
 
 /// Prints `value` as pretty, key-sorted JSON on stdout: the `--json` output of every command.

@@ -181,4 +181,36 @@ extension CalibrationCommandTests {
         #expect(r.stderr.contains("profile: \(CalibrationCommandTests.simProfile)"), "\(r.stderr)")
         #expect(r.stderr.contains("motor off"), "\(r.stderr)")
     }
+
+    /// A profiles folder that cannot be made (XDG_CONFIG_HOME under a regular file: unwritable even for root)
+    /// is refused in one line before the board is touched; --no-save measures anyway.
+    @Test func anUnwritableProfilesFolderIsRefusedBeforeTheFirstTrial() throws {
+        let config = ConfigDir()
+        try FileManager.default.createDirectory(at: config.url, withIntermediateDirectories: true)
+        let file = config.url.appendingPathComponent("a-file").path
+        try "x\n".write(toFile: file, atomically: false, encoding: .utf8)
+        let env = ["XDG_CONFIG_HOME": file]
+        let r = try runMotorbreath(["calibrate", "--simulate"], timeout: 60, environment: env)
+        #expect(r.status == 1)
+        #expect(r.stderr == "motorbreath: cannot write in \(file)/motorbreath/profiles: cannot make it (Not a directory); calibration not started (--no-save measures without saving)\n")
+        let measured = try runMotorbreath(["calibrate", "--simulate", "--no-save", "--json"], timeout: 300, environment: env)
+        #expect(measured.status == 0, "\(measured.stderr)")
+        #expect(try jsonObject(measured.stdout)["path"] == nil)
+    }
+
+    /// The folder is writable but the profile still cannot be saved at the end (its name is taken by a
+    /// directory): the measured profile is printed on standard output and the error line says so.
+    @Test func aProfileThatCannotBeSavedAtTheEndIsPrinted() throws {
+        let config = ConfigDir()
+        let taken = config.url.appendingPathComponent("motorbreath/profiles/\(CalibrationCommandTests.simProfile).json")
+        try FileManager.default.createDirectory(at: taken, withIntermediateDirectories: true)
+        let r = try runMotorbreath(["calibrate", "--simulate", "--person-seed", "3"], timeout: 300, environment: config.env)
+        #expect(r.status == 1)
+        let profile = try jsonObject(r.stdout)
+        #expect(profile["felt_threshold"] is Double, "\(r.stdout)")
+        let last = r.stderr.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(last.hasPrefix("motorbreath: cannot write \(taken.path)"), "\(r.stderr)")
+        #expect(last.hasSuffix("; the measured profile is on standard output: save it as \(CalibrationCommandTests.simProfile).json in the profiles folder"), "\(last)")
+        #expect(r.stderr.contains("\nNOT SAVED\n"))
+    }
 }

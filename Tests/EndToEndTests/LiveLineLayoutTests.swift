@@ -4,6 +4,7 @@
 
 @testable import motorbreath
 import Foundation
+import LiveText
 import TestSupport
 import Testing
 

@@ -133,4 +133,42 @@ private func entries(_ dir: String) -> [String] {
         #expect(entries(dir) == ["long.csv"], "left behind: \(entries(dir))")
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "old\n")
     }
+
+    /// A destination that cannot be written (here a path under a regular file: unwritable even for root) is
+    /// refused in one line before the long work: a 24-hour render or a 24-hour benchmark fails at once.
+    @Test(arguments: [["render", "--pattern", "4-7-8", "--minutes", "1440"], ["benchmark", "--minutes", "1440"]])
+    func anUnwritableDestinationFailsBeforeTheWork(command: [String]) throws {
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let file = dir + "/a-file"
+        try "x\n".write(toFile: file, atomically: false, encoding: .utf8)
+        let started = Date()
+        let r = try runMotorbreath(command + ["-o", file + "/out"], timeout: 60)
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(r.stderr == "motorbreath: cannot write \(file)/out: Not a directory\n")
+        #expect(r.stdout.isEmpty)
+        #expect(Date().timeIntervalSince(started) < 20, "it worked before refusing")
+    }
+
+    /// When only the last step fails (the target became a directory while rendering), the whole output is
+    /// kept in its temporary file beside the target and the error line says where.
+    @Test func aRenderThatCannotBeRenamedAtTheEndKeepsItsOutputAndSaysWhere() throws {
+        let dir = try scratch(ownedByUser: false)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/late.csv"
+        let render = try RunningMotorbreath(["render", "--pattern", "4-7-8", "--minutes", "60", "-o", path])
+        defer { if render.process.isRunning { kill(render.process.processIdentifier, SIGKILL) } }
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline, render.process.isRunning, entries(dir).isEmpty { usleep(10_000) }
+        #expect(mkdir(path, 0o755) == 0)
+        let r = render.finish(timeout: 120)
+        let kept = entries(dir).filter { $0 != "late.csv" }
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(kept.count == 1, "\(entries(dir))")
+        guard let name = kept.first else { return }
+        #expect(r.stderr == "motorbreath: cannot write \(path): Is a directory; the whole output is kept in \(dir)/\(name)\n")
+        let reference = try runMotorbreath(["render", "--pattern", "4-7-8", "--minutes", "60", "-o", dir + "/late.csv/whole.csv"], timeout: 120)
+        #expect(reference.status == 0, "\(reference.stderr)")
+        #expect(FileManager.default.contentsEqual(atPath: dir + "/" + name, andPath: dir + "/late.csv/whole.csv"), "the kept file is not the whole output")
+    }
 }

@@ -13,13 +13,7 @@ final class AnswerKeys {
         var t = termios()
         guard isatty(0) == 1, tcgetattr(0, &t) == 0 else { return }
         original = t
-        var raw = t
-        raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
-        withUnsafeMutableBytes(of: &raw.c_cc) { cc in
-            cc[Int(VMIN)] = 0
-            cc[Int(VTIME)] = 1  // reads return after 0.1 s: a signal is seen
-        }
-        tcsetattr(0, TCSANOW, &raw)
+        rawMode(t)  // reads return after 0.1 s: a signal is seen
     }
 
     var isTerminal: Bool { original != nil }

@@ -10,7 +10,6 @@ import Calibration
 import Foundation
 import MotorSession
 import Playback
-import MotorWire
 import SerialLink
 import SimBoard
 
@@ -65,6 +64,10 @@ struct CalibrateCommand: ParsableCommand {
 
     func run() throws {
         Signals.install()
+        // Checked before the first trial: minutes of answers are not lost to a folder that cannot be written.
+        if !noSave {
+            do { try ConfigStore().checkWritable() } catch { throw fail("\(error); calibration not started (--no-save measures without saving)") }
+        }
         let stage = try board.openStage(quiet: json, simulated: .simulated(), pacing: .virtual, seed: personSeed)
         defer { stage.close() }
         let connected = stage.board
@@ -100,40 +103,27 @@ struct CalibrateCommand: ParsableCommand {
         try save(run.procedure, prepared: prepared, lra: lra, rig: console.rig, motorOff: off)
     }
 
-    /// The profile from the finished procedure: saved (unless --no-save), said, and with --json printed.
+    /// The profile from the finished procedure: saved (unless --no-save), said, and with --json printed. If it
+    /// cannot be saved after all, it is printed on standard output (in the --json report, or alone) and the
+    /// error line says so: the measurement is not lost.
     func save(_ procedure: CalibrationProcedure, prepared: Prepared, lra: Bool, rig: SimulatedRig?, motorOff off: Bool) throws {
-        let iso = ISO8601DateFormatter().string(from: Date())
         let profile = CalibrationProfile(
             procedure: procedure, board: CalibrationProfile.boardID(prepared.info.uniqueID), boardName: prepared.info.displayName,
-            spot: spot.name, lra: lra, created: iso)
-        var path: String?
+            spot: spot.name, lra: lra, created: ISO8601DateFormatter().string(from: Date()))
+        var path: String?, unsaved: String?
         if !noSave {
-            do { path = try ConfigStore().save(profile).path } catch { throw fail("\(error)") }
+            do { path = try ConfigStore().save(profile).path } catch { unsaved = "\(error)" }
         }
         say("")
-        say("motor starts at \(percent(profile.startThreshold)), stalls below \(percent(profile.stopThreshold)); felt on your \(spot) from \(percent(profile.feltThreshold)), comfortable up to \(percent(profile.comfortMax)); lag \(Int((profile.lagSeconds * 1000).rounded())) ms (\(profile.lagSource == CalibrationProfile.lagFromTask ? "from the spin-up time you felt" : "the reference motor's: not measured"))")
-        say(path.map { "saved profile \(profile.name): \($0)" } ?? "not saved (--no-save)")
+        say(profile.summary(spot: spot.name))
+        say(path.map { "saved profile \(profile.name): \($0)" } ?? (unsaved == nil ? "not saved (--no-save)" : "NOT SAVED"))
         say("motor \(off ? "off" : "STATE UNKNOWN")")
         if json {
-            let truth = rig.map { rig in Dictionary(uniqueKeysWithValues: procedure.tasks.map { ($0.rawValue, rig.truth($0)) }) }
-            try printJSON(CalibrationReport(profile: profile, path: path, trials: procedure.trials,
-                                            simulatedTruth: truth, motorOffAtExit: off))
+            try printJSON(CalibrationReport(profile: profile, path: path, procedure: procedure, rig: rig, motorOffAtExit: off))
+        } else if unsaved != nil {
+            try printJSON(profile)
         }
         if !off { throw fail("could not confirm the motor is off") }
-    }
-}
-
-/// `calibrate --json`.
-struct CalibrationReport: Encodable {
-    var profile: CalibrationProfile
-    var path: String?
-    var trials: Int
-    var simulatedTruth: [String: Double]?
-    var motorOffAtExit: Bool
-
-    enum CodingKeys: String, CodingKey {
-        case profile, path, trials
-        case simulatedTruth = "simulated_truth"
-        case motorOffAtExit = "motor_off_at_exit"
+        if let unsaved { throw fail("\(unsaved); the measured profile is on standard output\(json ? ", in the report" : ""): save it as \(profile.name).json in the profiles folder") }
     }
 }

@@ -29,21 +29,8 @@ final class CalibrationConsole: TrialAnswerer {
         return keys?.next()
     }
 
-    func note(_ event: CalibrationRun.Event) {
-        switch event {
-        case .task(let task, let number, let count):
-            say("")
-            say("\(number)/\(count)  \(task.name): \(task.instructions(spot: spot))")
-        case .trial(let trial, let level, let reversals, let needed):
-            progress("  trial \(trial)  level \(percent(level))  reversals \(reversals)/\(needed)  ")
-        case .answered(let yes):
-            say(yes ? "yes" : "no")
-        case .result(let task, let r):
-            say("  \(task.name): \(percent(r.estimate)) (spread \(percent(r.spread)), \(r.reversals) reversals, \(r.trials) trials)")
-        }
-    }
+    func note(_ event: CalibrationRun.Event) { progress(event.text(spot: spot)) }
 }
 
 func say(_ line: String) { Stderr.write(line + "\n") }
 func progress(_ text: String) { Stderr.write(text) }
-func percent(_ x: Double) -> String { "\(fixed(x * 100, 1)) %" }

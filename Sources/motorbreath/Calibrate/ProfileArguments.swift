@@ -18,12 +18,7 @@ struct ProfileArguments: ParsableArguments {
     /// The profile asked for by name (nil: none, or not named: see `forBoard`). A missing name is an error.
     func named() throws -> CalibrationProfile? {
         guard case .named(let name) = profile else { return nil }
-        let store = ConfigStore()
-        do {
-            if let found = try store.load(name) { return found }
-        } catch { throw fail("\(error)") }
-        let saved = store.profileNames()
-        throw fail("no profile '\(name)' in \(store.directory.path)/profiles (\(saved.isEmpty ? "none saved yet: run motorbreath calibrate" : "saved: " + OptionValue.list(saved)))")
+        do { return try ConfigStore().named(name) } catch { throw fail("\(error)") }
     }
 
     /// `forBoard` as the playback layer asks it, for every board a session prepares.
@@ -39,14 +34,8 @@ struct ProfileArguments: ParsableArguments {
         if profile == ProfileChoice.none { return nil }
         if profile != nil { return try named() }
         do {
-            let store = ConfigStore()
-            if let found = try store.load(CalibrationProfile.name(board: CalibrationProfile.boardID(uniqueID), spot: spot.name)) {
-                return found
-            }
-            guard boardName.hasPrefix("motorbreath-avr-") else { return nil }
-            let legacy = store.legacyAVRProfileNames(newID: uniqueID, spot: spot.name)
-            guard legacy.count == 1, let found = try store.load(legacy[0]) else { return nil }
-            Stderr.write("motorbreath: note: using profile \(legacy[0]), saved under this board's earlier id (its firmware now reports \(CalibrationProfile.boardID(uniqueID))); motorbreath calibrate saves one under the new id\n")
+            let (found, note) = try ConfigStore().profile(forBoard: uniqueID, boardName: boardName, spot: spot.name)
+            if let note { Stderr.write("motorbreath: note: \(note)\n") }
             return found
         } catch {
             // A damaged profile must not stop a breath: play without it, and say so.

@@ -24,13 +24,7 @@ final class KeyControl: @unchecked Sendable {
         guard tcgetattr(0, &t) == 0 else { return nil }
         KeyControl.saved.withLock { KeyControl.original = t }
         atexit { KeyControl.restore() }
-        var raw = t
-        raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
-        withUnsafeMutableBytes(of: &raw.c_cc) { cc in
-            cc[Int(VMIN)] = 0
-            cc[Int(VTIME)] = 1  // reads return after 0.1 s: the thread sees `stop`
-        }
-        tcsetattr(0, TCSANOW, &raw)
+        rawMode(t)  // reads return after 0.1 s: the thread sees `stop`
         pthread_detach(startThread { self.read(into: self.hub) })
     }
 
@@ -41,28 +35,7 @@ final class KeyControl: @unchecked Sendable {
             let n = Glibc.read(0, &buffer, 16)
             if n < 0 && errno != EINTR && errno != EAGAIN { return }
             if n > 0 { pending += buffer[0..<n] }
-            while !pending.isEmpty {
-                if pending[0] == 0x1B {
-                    guard pending.count >= 3 else { break }  // the rest of an arrow key is on its way
-                    if pending[1] == UInt8(ascii: "[") {
-                        switch pending[2] {
-                        case UInt8(ascii: "A"): hub.key(.up)
-                        case UInt8(ascii: "B"): hub.key(.down)
-                        case UInt8(ascii: "C"): hub.key(.right)
-                        case UInt8(ascii: "D"): hub.key(.left)
-                        default: break
-                        }
-                    }
-                    pending.removeFirst(3)
-                    continue
-                }
-                switch pending.removeFirst() {
-                case UInt8(ascii: " "): hub.key(.space)
-                case UInt8(ascii: "f"), UInt8(ascii: "F"): hub.key(.finish)
-                case UInt8(ascii: "q"), UInt8(ascii: "Q"): hub.key(.quit)
-                default: break
-                }
-            }
+            for key in ControlHub.Key.take(from: &pending) { hub.key(key) }
         }
     }
 
@@ -76,4 +49,16 @@ final class KeyControl: @unchecked Sendable {
         guard var t = original else { return }
         tcsetattr(0, TCSANOW, &t)
     }
+}
+
+/// Standard input's terminal (its settings `t`) without echo or line buffering, reads returning after 0.1 s
+/// with or without a key (so a stop or a signal is seen).
+func rawMode(_ t: termios) {
+    var raw = t
+    raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
+    withUnsafeMutableBytes(of: &raw.c_cc) { cc in
+        cc[Int(VMIN)] = 0
+        cc[Int(VTIME)] = 1
+    }
+    tcsetattr(0, TCSANOW, &raw)
 }

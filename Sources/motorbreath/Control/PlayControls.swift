@@ -4,10 +4,8 @@
 
 import Breath
 import MotorControl
-import Foundation
 import Glibc
 import MotorSession
-import MotorWire
 import Playback
 
 final class PlayControls {

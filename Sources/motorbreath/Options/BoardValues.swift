@@ -28,11 +28,6 @@ struct SimLink: ArgumentValue, Equatable {
             throw ValueProblem(error.text == text ? error.reason : "'\(error.text)': \(error.reason)")
         }
     }
-
-    init(text: String, impairments: LinkImpairments) {
-        self.text = text
-        self.impairments = impairments
-    }
 }
 
 /// --control-mode: permissions of the control socket, octal (600, 0660, 666); the owner can always read
@@ -48,6 +43,4 @@ struct SocketMode: ArgumentValue, Equatable {
         }
         return SocketMode(bits: v)
     }
-
-    init(bits: Int) { self.bits = bits }
 }

@@ -28,11 +28,6 @@ struct BreathRamp: ArgumentValue, Equatable {
         } catch { throw ValueProblem(error.reason) }
     }
 
-    init(from: Double, to: Double) {
-        self.from = from
-        self.to = to
-    }
-
     /// As BreathOptions takes it.
     var bpm: (from: Double, to: Double) { (from, to) }
 }
@@ -54,10 +49,5 @@ struct StrengthSetting: ArgumentValue, Equatable {
 
     static func value(_ text: String) throws(ValueProblem) -> StrengthSetting {
         do { return StrengthSetting(text: text, level: try Strength.parse(text)) } catch { throw ValueProblem(error.reason) }
-    }
-
-    init(text: String, level: Double) {
-        self.text = text
-        self.level = level
     }
 }

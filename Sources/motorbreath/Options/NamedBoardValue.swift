@@ -3,7 +3,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import ArgumentParser
-import SimBoard
 
 /// --board: a named board of a layout: a serial port, or a simulated board with its own link and clock.
 struct NamedBoard: ArgumentValue, Equatable {
@@ -36,10 +35,5 @@ struct NamedBoard: ArgumentValue, Equatable {
     static func isName(_ s: String) -> Bool {
         !s.isEmpty && s.count <= 32 && !s.hasPrefix("-")
             && s.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
-    }
-
-    init(name: String, place: Place) {
-        self.name = name
-        self.place = place
     }
 }

@@ -41,8 +41,6 @@ struct Spot: ArgumentValue, Equatable, CustomStringConvertible {
         guard ok, !text.hasPrefix("-") else { throw ValueProblem("a spot is a word of a-z, 0-9 and dashes, at most 32 letters, e.g. wrist") }
         return Spot(name: text)
     }
-
-    init(name: String) { self.name = name }
 }
 
 /// --profile: none, or a saved profile's name (a word: it is a file name).

@@ -6,7 +6,6 @@ import ArgumentParser
 import BoardAccess
 import Breath
 import BreathWeb
-import Foundation
 import Glibc
 import MotorControl
 import MotorSession
@@ -52,7 +51,7 @@ struct ServeCommand: ParsableCommand {
     @Flag(help: "Play a steady vibration instead of a breath: the page's palette square sets its intensity (up) and sharpness (right) while it plays, as `motorbreath palette` does in a terminal.")
     var palette = false
 
-    @Option(help: ArgumentHelp("The address to listen on: 127.0.0.1 (the default: this machine only), 0.0.0.0 (every network of this machine), or one address; any but 127.0.0.1 and ::1 requires the printed token.", valueName: "address"))
+    @Option(help: ArgumentHelp("The address to listen on: 127.0.0.1 (this machine only), 0.0.0.0 (every network of this machine), or one address; any but 127.0.0.1 and ::1 requires the printed token.", valueName: "address"))
     var listen = "127.0.0.1"
 
     @Option(parsing: .unconditional, help: "The HTTP port (0: any free port, printed) (default: 8780).", transform: OptionValue.int(0...65_535))
@@ -80,28 +79,40 @@ struct ServeCommand: ParsableCommand {
         Signals.install()
         let built = try breath.build()
         guard let breathPlan = built.plan else { throw fail("serve plays breath patterns") }
-        let plan = palette ? BreathPlan(pattern: PaletteCommand.steady,
-                                        options: PaletteCommand.steadyOptions(intensity: 0.5, sharpness: breathPlan.options.sharpness))
+        let plan = palette ? BreathPlan(pattern: .steady, options: .steady(intensity: 0.5, sharpness: breathPlan.options.sharpness))
             : breathPlan
         printNotices(built.notices)
-        let pattern = plan.pattern
         // A port in use is refused before the board is touched (opening an Arduino's port resets it).
         do { try BreathWebServer.checkFree(host: listen, port: UInt16(httpPort)) } catch { throw fail("\(error)") }
-        let stage: Stage
-        do { stage = try Stage.open(board.simulate ? .simulated() : .port(board.connection.port ?? "auto"), options: board.connection.stageOptions) } catch {
-            throw fail(error.description)
-        }
+        let place: BoardPlace = board.simulate ? .simulated() : .port(board.connection.port ?? "auto")
+        let stage = try openBoards([NamedPlace("board", place)], options: board.connection.stageOptions, quiet: false)
         defer { stage.close() }
-        stage.notes.forEach { Stderr.write("motorbreath: note: \($0)\n") }
-        // Braking on an ERM board with an H-bridge, as `play` and the page's preview shape it; the board's
-        // calibration profile (unless --profile says otherwise), as in play.
+        let playback = makePlayback(stage, plan)
+        let token = needsToken ? WebGuard.newToken() : nil
+        let server: BreathWebServer
+        let port: UInt16
+        do {
+            server = try BreathWebServer(hub: playback.hub!, host: listen, port: UInt16(httpPort), token: token)
+            port = try server.start()
+        } catch { throw fail("\(error)") }
+        defer { server.stop() }
+        let session = ServeSession(playback: playback, server: server, loop: loop, stopWhenClosed: stopWhenClosed)
+        session.say = { Stderr.write($0 + "\n") }
+        printURLs(port: port, token: token)
+        guard let end = session.run(plan) else { return }
+        throw end.line.map { fail($0) } ?? ExitCode(end.status)
+    }
+
+    /// The playback and its hub: braking on an ERM board with an H-bridge, as `play` and the page's preview
+    /// shape it; the board's calibration profile (unless --profile says otherwise), as in play.
+    func makePlayback(_ stage: Stage, _ plan: BreathPlan) -> Playback {
         var options = board.connection.sessionOptions
         options.allowReverse = true
         var shaping = Shaping()
         shaping.profiles = calibration.lookup
         let playback = Playback(stage, options: options, shaping: shaping)
         // The palette's level is its intensity alone (base 1), as in `motorbreath palette`.
-        let controls = ControlHub(inbox: playback.inbox, pattern: pattern, strength: palette ? 1 : plan.options.strength,
+        let controls = ControlHub(inbox: playback.inbox, pattern: plan.pattern, strength: palette ? 1 : plan.options.strength,
                                   sharpness: plan.options.sharpness)
         if palette {
             controls.arrowsChangeSharpness = true  // as the terminal palette: no pace or pattern; finish stops
@@ -109,27 +120,17 @@ struct ServeCommand: ParsableCommand {
         }
         if !loop { controls.cycles = LivePlan(pattern: plan.pattern, options: plan.options).cycles }
         playback.attach(controls)
-        let token = needsToken ? WebGuard.newToken() : nil
-        let server: BreathWebServer
-        let port: UInt16
-        do {
-            server = try BreathWebServer(hub: controls, host: listen, port: UInt16(httpPort), token: token)
-            port = try server.start()
-        } catch { throw fail("\(error)") }
-        defer { server.stop() }
-        let closedByPage = Box<Bool>()
-        if stopWhenClosed {
-            server.onLastPageClosed = {
-                closedByPage.set()
-                controls.handle(.stop)
-            }
-        }
-        // Unbuffered, one line each: a script (or a test) waits for the first.
-        for url in ServeURLs.urls(listen: listen, port: port, token: token) {
+        return playback
+    }
+
+    /// "open URL" per address, unbuffered, one line each (a script, or a test, waits for the first); with a
+    /// token, the first as a QR code.
+    func printURLs(port: UInt16, token: String?) {
+        let urls = ServeURLs.urls(listen: listen, port: port, token: token)
+        for url in urls {
             let line = "open \(url)\n"
             _ = line.withCString { Glibc.write(1, $0, strlen($0)) }
         }
-        if token != nil, let first = ServeURLs.urls(listen: listen, port: port, token: token).first { ServeURLs.printQRCode(first) }
-        try serveBreath(plan, playback: playback, server: server, closedByPage: closedByPage)
+        if token != nil, let first = urls.first { ServeURLs.printQRCode(first) }
     }
 }

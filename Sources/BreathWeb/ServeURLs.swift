@@ -5,8 +5,11 @@
 import Foundation
 import Glibc
 
-enum ServeURLs {
-    static func urls(listen: String, port: UInt16, token: String?) -> [String] {
+/// The URLs `motorbreath serve` prints for a page: the address it listens on (IPv6 in brackets), or every
+/// IPv4 address of this machine for 0.0.0.0 (loopback last), each with the token when there is one.
+public enum ServeURLs {
+    /// One URL per address a browser can reach the server at.
+    public static func urls(listen: String, port: UInt16, token: String?) -> [String] {
         let query = token.map { "?token=\($0)" } ?? ""
         let hosts: [String]
         if listen == "0.0.0.0" {
@@ -37,38 +40,4 @@ enum ServeURLs {
         }
         return found.filter { !$0.hasPrefix("127.") } + found.filter { $0.hasPrefix("127.") }
     }
-}
-
-extension ServeURLs {
-    /// The URL as a QR code on standard error, for a phone's camera, when Debian's qrencode is installed
-    /// (`apt-get install qrencode`; nothing is printed without it).
-    static func printQRCode(_ url: String) {
-        let candidates: [String] = ["/usr/bin/qrencode", "/usr/local/bin/qrencode"]
-        guard let path = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { return }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: path)
-        p.arguments = ["-t", "UTF8", "-m", "1", url]
-        p.standardOutput = FileHandle.standardError
-        p.standardError = FileHandle.nullDevice
-        do {
-            try p.run()
-            p.waitUntilExit()
-        } catch {}
-    }
-}
-
-/// A flag or a value set on one thread and read on another.
-final class Box<T>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: T?
-    init() {}
-    var value: T? {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
-    }
-}
-
-extension Box where T == Bool {
-    func set() { value = true }
-    var isSet: Bool { value == true }
 }
