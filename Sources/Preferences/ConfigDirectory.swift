@@ -58,12 +58,31 @@ public struct ConfigDirectory: Sendable {
         }
     }
 
-    /// Makes `directory` (mode 0700) if it is missing and checks a file can be made in it, by making and
-    /// removing one: what a command that measures for minutes checks before it starts, so its result is
-    /// not lost at the end.
+    /// Checks that a file can be saved in `directory` without making anything: an existing one by making and
+    /// removing a file, a missing one by its nearest existing ancestor (a directory we may write in). What a
+    /// command that measures for minutes checks before it starts, so its result is not lost at the end.
     public static func checkWritable(_ directory: URL) throws(ConfigError) {
-        if let code = makeDirectories(directory.path) {
-            throw ConfigError("cannot write in \(directory.path): cannot make it (\(String(cString: strerror(code))))")
+        // Nothing is made here: a folder that does not exist yet is made when something is saved into it, so
+        // a run that saves nothing leaves no trace. Its nearest existing ancestor must be a directory we can
+        // write in; an existing folder is probed with a file made and removed at once.
+        var path = directory.path, st = stat()
+        while stat(path, &st) != 0 {
+            guard errno == ENOENT else {  // ENOTDIR: a file stands where a folder on the way should be
+                throw ConfigError("cannot write in \(directory.path): cannot make it (\(String(cString: strerror(errno))))")
+            }
+            let parent = (path as NSString).deletingLastPathComponent
+            if parent == path || parent.isEmpty { break }
+            path = parent
+        }
+        let exists = path == directory.path
+        guard st.st_mode & S_IFMT == S_IFDIR else {
+            throw ConfigError("cannot write in \(directory.path): \(exists ? "it is not a directory" : "cannot make it (\(String(cString: strerror(ENOTDIR))))")")
+        }
+        guard exists else {
+            guard access(path, W_OK | X_OK) == 0 else {
+                throw ConfigError("cannot write in \(directory.path): cannot make it (\(String(cString: strerror(errno))))")
+            }
+            return
         }
         let probe = directory.appendingPathComponent(".motorbreath-check-\(getpid()).tmp").path
         let fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
