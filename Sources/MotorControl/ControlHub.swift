@@ -76,10 +76,28 @@ public final class ControlHub: @unchecked Sendable {
     /// The board is ready: `hello` (the `prepared` event) goes to every client now and to each that connects
     /// later, each time followed by the `state` event.
     public func greet(_ hello: String) {
-        greeting = hello
-        emit(hello)
-        emit(stateLine())
+        greetLock.withLock {
+            greeting = hello
+            emit(hello)
+            emit(stateLine())
+        }
     }
+
+    /// A client joins: `add` makes it one of the listeners and, when the board is ready, `send` gives it
+    /// `prepared` and `state`; one step against ``greet(_:)``, so every client sees `prepared` first and
+    /// once, whether it joined before the greeting, during it or after.
+    public func welcome(add: () -> Void, send: (String) -> Void) {
+        greetLock.withLock {
+            add()
+            if let hello = greeting {
+                send(hello)
+                send(stateLine())
+            }
+        }
+    }
+
+    /// Orders `greet` against `welcome` (the listeners' own locks are taken inside it, never around it).
+    private let greetLock = Mutex()
 
     /// Notes what the session shows now (the player's status, about 10 times a second), for `state`.
     public func noteSessionState(_ fields: [String: Any]) { lock.withLock { sessionState = fields } }

@@ -107,11 +107,9 @@ public final class ControlSocket: @unchecked Sendable {
                 if c >= 0 {
                     _ = fcntl(c, F_SETFD, FD_CLOEXEC)
                     _ = fcntl(c, F_SETFL, fcntl(c, F_GETFL) | O_NONBLOCK)
-                    lock.withLock { clients[c] = Client() }
-                    if let hello = hub.greeting {
-                        send(hello, to: c)
-                        send(hub.stateLine(), to: c)  // a late client learns at once where the session is
-                    }
+                    // A late client learns at once where the session is; one joining while the board is being
+                    // greeted gets `prepared` once, first.
+                    hub.welcome(add: { lock.withLock { clients[c] = Client() } }, send: { send($0, to: c) })
                 }
             }
             for p in fds.dropFirst() where p.revents & Int16(POLLOUT) != 0 {
