@@ -128,7 +128,7 @@ final class SocketClient {
             stty -g > "$PANE_DIR/before"
             '\(binary)' --simulate --pattern 2-1-2-1 --loop --control-socket '\(path)'
             echo "exit $?"
-            stty -g > "$PANE_DIR/after"
+            stty -g > "$PANE_DIR/after.part" && mv "$PANE_DIR/after.part" "$PANE_DIR/after"
             sleep 60
             """)
         defer { pane.kill() }
@@ -148,6 +148,8 @@ final class SocketClient {
         #expect(ended.contains("exit 0"), "\(ended)")
         let dir = pane.directory
         let deadline = Date().addingTimeInterval(5)
+        // `after` appears whole (written aside, then renamed): the shell creates a redirect's file before
+        // stty writes into it, and a read in between saw an empty string under load.
         while !FileManager.default.fileExists(atPath: dir.appendingPathComponent("after").path) && Date() < deadline {
             try await Task.sleep(for: .milliseconds(50))
         }

@@ -46,11 +46,16 @@ import Testing
         // the host sent (START, and the re-timings that follow the clock estimate), with the rendered duty.
         let timebases = player.starts.map(\.start.timebase)
         let timebase = try #require(timebases.first)
-        #expect(reports.count == total)
-        #expect(reports.map { Int($0.firstIndex) } == Array(0..<total))
+        // One report a frame, except where the board's outbox was nearly full (this test process not reading
+        // in time on a loaded machine): the board then lets one report cover several frames rather than
+        // wait (protocol.md, PLAYED). Together the reports cover every frame once, in order.
+        let covered = reports.flatMap { r in (0..<Int(r.count)).map { Int(r.firstIndex) + $0 } }
+        #expect(covered == Array(0..<total))
+        let coalesced = reports.filter { $0.count > 1 }.count
+        #expect(coalesced * 50 <= total, "\(coalesced) reports covered more than one frame")
         let offSchedule = reports.filter { r in r.lateCount == 0 && !timebases.contains { $0.due(r.firstIndex) == r.firstTick } }
         #expect(offSchedule.isEmpty, "\(offSchedule.count) frames off schedule, first: \(String(describing: offSchedule.first))")
-        let wrongDuty = reports.filter { $0.dutyCRC != dutyCRC(renderer.frames(from: Int($0.firstIndex), count: 1)) }
+        let wrongDuty = reports.filter { $0.dutyCRC != dutyCRC(renderer.frames(from: Int($0.firstIndex), count: Int($0.count))) }
         #expect(wrongDuty.isEmpty)
 
         // The board's own drive log: every change during playback falls on a frame tick, the
