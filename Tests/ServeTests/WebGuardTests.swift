@@ -28,6 +28,11 @@ struct WebGuardTests {
         #expect(open.refusal(host: h, origin: "null", token: nil, needsToken: true, needsOrigin: true) != nil)
         #expect(open.refusal(host: "evil.example:8780", origin: "http://evil.example:8780", token: nil, needsToken: true, needsOrigin: true) != nil)
         #expect(open.refusal(host: nil, origin: nil, token: nil, needsToken: false, needsOrigin: false) != nil)
+        // A request with no Origin (curl, a script, a rebinding page's plain GET) is held to the Host rule too.
+        for (needsToken, needsOrigin) in [(false, false), (true, true), (false, true)] {
+            #expect(open.refusal(host: "evil.example:8780", origin: nil, token: nil, needsToken: needsToken, needsOrigin: needsOrigin) != nil)
+            #expect(locked.refusal(host: "evil.example:8780", origin: nil, token: locked.token, needsToken: needsToken, needsOrigin: needsOrigin) != nil)
+        }
     }
 
     @Test func tokenBeyondLoopback() {
