@@ -93,24 +93,24 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Breath"], path: "Tests/TestSupport"),
         .testTarget(name: "MotorWireTests", dependencies: ["MotorWire", "TestSupport"]),
         .testTarget(name: "BoardCoreTests", dependencies: ["BoardCore", "MotorWire", "TestSupport"]),
-        .testTarget(name: "EmbeddedTests"),
-        .testTarget(name: "SerialLinkTests", dependencies: ["SerialLink", "MotorSession", "MotorWire"]),
-        .testTarget(name: "PreferencesTests", dependencies: ["Preferences"]),
-        .testTarget(name: "CalibrationTests", dependencies: ["Calibration", "Breath", "BoardAccess", "MotorSession", "SimBoard"]),
+        .testTarget(name: "EmbeddedTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "SerialLinkTests", dependencies: ["TestSupport", "SerialLink", "MotorSession", "MotorWire"]),
+        .testTarget(name: "PreferencesTests", dependencies: ["TestSupport", "Preferences"]),
+        .testTarget(name: "CalibrationTests", dependencies: ["TestSupport", "Calibration", "Breath", "BoardAccess", "MotorSession", "SimBoard"]),
         .testTarget(name: "BreathTests", dependencies: ["Breath", "TestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "SimBoardTests", dependencies: ["BoardAccess", "SimBoard", "MotorSession", "Breath", "MotorWire"]),
+        .testTarget(name: "SimBoardTests", dependencies: ["TestSupport", "BoardAccess", "SimBoard", "MotorSession", "Breath", "MotorWire"]),
         // The player's parts on their own (send window, repair guards, line budget, duty check, clock-sync
         // scheduling), table-driven, CPU only.
-        .testTarget(name: "MotorSessionTests", dependencies: ["MotorSession", "MotorWire", "Breath"]),
+        .testTarget(name: "MotorSessionTests", dependencies: ["TestSupport", "MotorSession", "MotorWire", "Breath"]),
         // The playback layer every command runs, in virtual time: true-clock reports, breath time, one board
         // and several, the stage's errors, the end line.
-        .testTarget(name: "PlaybackTests", dependencies: ["Playback", "MotorSession", "SimBoard", "SerialLink", "Breath"]),
-        .testTarget(name: "TimingTests", dependencies: ["BoardAccess", "TimingBench", "SimBoard", "MotorSession", "Breath", "MotorWire", "SerialLink"]),
+        .testTarget(name: "PlaybackTests", dependencies: ["TestSupport", "Playback", "MotorSession", "SimBoard", "SerialLink", "Breath"]),
+        .testTarget(name: "TimingTests", dependencies: ["TestSupport", "BoardAccess", "TimingBench", "SimBoard", "MotorSession", "Breath", "MotorWire", "SerialLink"]),
         // A real board on MOTORBREATH_BENCH_PORT (skipped, with a message, when it is not set).
-        .testTarget(name: "BenchHardwareTests", dependencies: ["MotorSession", "SerialLink", "MotorWire"]),
+        .testTarget(name: "BenchHardwareTests", dependencies: ["TestSupport", "MotorSession", "SerialLink", "MotorWire"]),
         // hardware/: the guides' netlists, wiring tables and udev rules against the firmware's pins; and a ///
         // comment on every public type in Sources/ (files only).
-        .testTarget(name: "HardwareGuideTests"),
+        .testTarget(name: "HardwareGuideTests", dependencies: ["TestSupport"]),
         // The firmware in QEMU (needs qemu-system-arm, socat, gcc-arm-none-eabi: .ci/install).
         .testTarget(
             name: "EmulatedBoardTests",
@@ -125,7 +125,7 @@ let package = Package(
         // Command lines parsed in process: every typed option's values, range edges and error lines.
         .testTarget(
             name: "OptionTests",
-            dependencies: ["motorbreath", "Breath", "SimBoard", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["TestSupport", "motorbreath", "Breath", "SimBoard", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // `motorbreath serve`: the guard's rules (fast), the page's schedule against a board and the page in
         // headless Chromium (real time; node, python3 with selenium, chromium and chromium-driver: .ci/install).

@@ -11,7 +11,7 @@ import SerialLink
 import TestSupport
 import Testing
 
-@Suite(.serialized, .timeLimit(.minutes(10))) struct AVRBoardTests {
+@Suite(.tags(.emulated), .serialized, .timeLimit(.minutes(10))) struct AVRBoardTests {
     @Test func infoOfEveryVariant() throws {
         for (variant, caps) in [("erm", ["drive-ceiling"]), ("erm-hbridge", ["reverse", "drive-ceiling"]),
                                 ("lra", ["reverse", "lra-carrier", "drive-ceiling"])] {

@@ -11,7 +11,7 @@ import SerialLink
 import TestSupport
 import Testing
 
-@Suite(.serialized, .timeLimit(.minutes(10))) struct AVRCeilingTests {
+@Suite(.tags(.emulated), .serialized, .timeLimit(.minutes(10))) struct AVRCeilingTests {
     /// Per variant: the motor's rated and supply voltage (parts table) and the overdrive budget and
     /// recovery the firmware is built with (board.h, the same as the STM32 board's Board.swift).
     struct Motor: Sendable, CustomStringConvertible {

@@ -6,7 +6,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite(.serialized, .timeLimit(.minutes(10))) struct AVRConformanceTests {
+@Suite(.tags(.emulated), .serialized, .timeLimit(.minutes(10))) struct AVRConformanceTests {
     @Test(arguments: ["erm", "erm-hbridge", "lra"])
     func theFirmwarePassesEveryClause(variant: String) throws {
         let board = try AVRBoard(variant: variant)

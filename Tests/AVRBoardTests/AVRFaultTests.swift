@@ -11,7 +11,7 @@ import SerialLink
 import TestSupport
 import Testing
 
-@Suite(.serialized, .timeLimit(.minutes(10))) struct AVRFaultTests {
+@Suite(.tags(.emulated), .serialized, .timeLimit(.minutes(10))) struct AVRFaultTests {
     struct Outcome {
         var record: PinRecord
         var due50Cycle: UInt64       // when frame 50 was due (the fault comes as it is handed out, 4 ms before)

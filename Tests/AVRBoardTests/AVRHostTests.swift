@@ -5,8 +5,9 @@
 
 import Foundation
 import Testing
+import TestSupport
 
-@Suite(.timeLimit(.minutes(2))) struct AVRHostTests {
+@Suite(.tags(.emulated), .timeLimit(.minutes(2))) struct AVRHostTests {
     /// `make -s -C hardware/avr TARGET`: its exit status and output.
     func make(_ target: String) throws -> (status: Int32, text: String) {
         let make = Process()

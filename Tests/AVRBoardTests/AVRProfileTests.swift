@@ -8,7 +8,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite(.serialized, .timeLimit(.minutes(5))) struct AVRProfileTests {
+@Suite(.tags(.emulated), .serialized, .timeLimit(.minutes(5))) struct AVRProfileTests {
     @Test func aProfileUnderTheOldIdIsUsed() throws {
         let board = try AVRBoard()
         defer { board.remove() }

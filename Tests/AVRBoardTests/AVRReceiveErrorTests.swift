@@ -10,7 +10,7 @@ import SerialLink
 import TestSupport
 import Testing
 
-@Suite(.serialized, .timeLimit(.minutes(5))) struct AVRReceiveErrorTests {
+@Suite(.tags(.emulated), .serialized, .timeLimit(.minutes(5))) struct AVRReceiveErrorTests {
     func otherErrors(options: [String]) throws -> (other: UInt16, crc: UInt16) {
         let board = try AVRBoard(options: options)
         defer { board.remove() }

@@ -6,6 +6,7 @@
 import Foundation
 import MotorWire
 import Testing
+import TestSupport
 
 /// Scenarios in the AVR erm build's terms: 16 MHz board clock, 1000 frames/s (16,000 ticks, 20 PWM periods),
 /// anchors on PWM period starts.
@@ -51,7 +52,7 @@ enum ReplayScenarios {
     ]
 }
 
-@Suite(.timeLimit(.minutes(2)), .serialized) struct CoreReplayTests {
+@Suite(.tags(.emulated), .timeLimit(.minutes(2)), .serialized) struct CoreReplayTests {
     init() throws {
         let make = Process()
         make.executableURL = URL(fileURLWithPath: "/usr/bin/env")

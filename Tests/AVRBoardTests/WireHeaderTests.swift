@@ -5,8 +5,9 @@
 
 import Foundation
 import Testing
+import TestSupport
 
-@Suite(.timeLimit(.minutes(1))) struct WireHeaderTests {
+@Suite(.tags(.emulated), .timeLimit(.minutes(1))) struct WireHeaderTests {
     @Test func theCommittedHeaderIsWhatMotorWireGenerates() throws {
         let url = repositoryRoot.appendingPathComponent(WireHeader.path)
         if ProcessInfo.processInfo.environment["MOTORBREATH_WRITE_WIRE_HEADER"] == "1" {

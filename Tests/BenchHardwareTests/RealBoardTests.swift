@@ -8,11 +8,12 @@ import MotorSession
 import MotorWire
 import SerialLink
 import Testing
+import TestSupport
 
 let benchPort = ProcessInfo.processInfo.environment["MOTORBREATH_BENCH_PORT"]
 let benchBaud = ProcessInfo.processInfo.environment["MOTORBREATH_BENCH_BAUD"].flatMap(Int.init) ?? 115_200
 
-@Suite(.serialized, .timeLimit(.minutes(10)), .enabled(if: benchPort != nil, "no board attached: set MOTORBREATH_BENCH_PORT=/dev/ttyUSB0 to run the bench tests on real hardware"))
+@Suite(.tags(.realTime), .serialized, .timeLimit(.minutes(10)), .enabled(if: benchPort != nil, "no board attached: set MOTORBREATH_BENCH_PORT=/dev/ttyUSB0 to run the bench tests on real hardware"))
 struct RealBoardTests {
     func channel() throws -> BoardChannel {
         let link = try PortOpener.open(path: benchPort!, settings: LinkSettings(baud: benchBaud))

@@ -8,7 +8,7 @@ import MotorWire
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(10))) struct CounterClockTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct CounterClockTests {
     /// The true count is a plain 64-bit number; the hardware shows its low 32 bits. Readings come at
     /// random gaps of 1 ... 2^32 - 1 counts (the firmware reads far more often), through many wraps.
     @Test(arguments: [UInt64(0), UInt64(UInt32.max) - 15 * 16_000_000, UInt64(UInt32.max), 0x7FFF_FFFF])

@@ -32,7 +32,7 @@ func overdriveRuns(_ log: [(tick: UInt64, level: Int16)], ceiling: Int16, until 
     return runs
 }
 
-@Suite(.timeLimit(.minutes(10))) struct DriveLimitTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct DriveLimitTests {
     let ceiling = Int16(testLimits.ceilingLevel)
 
     @Test func theCeilingIsRatedOverSupply() {

@@ -5,8 +5,9 @@
 import BoardCore
 import MotorWire
 import Testing
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10))) struct HeldClockTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct HeldClockTests {
     /// The answers of `messages` that are CLOCK answers, as (token, tick, held ticks; nil for a plain CLOCK).
     static func clocks(_ messages: [BoardMessage]) -> [(token: UInt32, tick: UInt64, held: UInt32?)] {
         messages.compactMap { m in

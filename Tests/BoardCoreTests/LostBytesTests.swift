@@ -5,8 +5,9 @@
 import BoardCore
 import MotorWire
 import Testing
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10))) struct LostBytesTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct LostBytesTests {
     /// A lost byte (an injected UART overrun: the hardware layer's count goes up by one) is reported as
     /// such to a revision 1.3 host, and the STATUS sizes follow each HELLO.
     @Test func lostBytesReachOnlyHostsThatAskForThem() throws {

@@ -4,8 +4,9 @@
 import BoardCore
 import MotorWire
 import Testing
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10))) struct SafetyTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct SafetyTests {
     @Test func failsafeTurnsTheMotorOffAfterSilence() throws {
         var b = Bench()
         b.configure(failsafeMs: 200)

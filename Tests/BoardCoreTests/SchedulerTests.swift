@@ -4,8 +4,9 @@
 import BoardCore
 import MotorWire
 import Testing
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10))) struct SchedulerTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct SchedulerTests {
     @Test func bootAnnouncesInfoAndMotorIsOff() {
         let b = Bench()
         #expect(b.replies.count == 1)
@@ -166,7 +167,7 @@ import Testing
 
 func crc(_ values: [UInt16]) -> UInt16 { CRC16.ofDuties(values) }
 
-@Suite(.timeLimit(.minutes(10))) struct WakeTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct WakeTests {
     /// With an output lead and the next frame not yet received, the board must not ask to be woken
     /// before it can do anything (that spins a real MCU, and stalls a virtual-time simulation).
     @Test func wakingAlwaysMakesProgress() {
@@ -193,7 +194,7 @@ func crc(_ values: [UInt16]) -> UInt16 { CRC16.ofDuties(values) }
     }
 }
 
-@Suite(.timeLimit(.minutes(10))) struct SelectiveRepeatTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct SelectiveRepeatTests {
     @Test func framesPastAHoleAreKeptAndTheHoleIsNamed() {
         var b = Bench()
         b.configure()
@@ -211,7 +212,7 @@ func crc(_ values: [UInt16]) -> UInt16 { CRC16.ofDuties(values) }
     }
 }
 
-@Suite(.timeLimit(.minutes(10))) struct ReplaceTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct ReplaceTests {
     @Test func replaceOverwritesBufferedFramesNotThoseAlreadyOutput() {
         var b = Bench()
         b.configure(reportEvery: 100)

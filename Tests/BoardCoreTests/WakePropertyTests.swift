@@ -8,7 +8,7 @@ import MotorWire
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(10))) struct WakePropertyTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct WakePropertyTests {
     @Test func nextWakeAlwaysAdvances() {
         let base = UInt64.random(in: 0..<1_000_000)
         for seed in base..<(base + 300) {

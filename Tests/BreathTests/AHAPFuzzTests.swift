@@ -11,7 +11,7 @@ import Glibc
 import TestSupport
 import Testing
 
-@Suite(.serialized, .timeLimit(.minutes(30))) struct AHAPFuzzTests {
+@Suite(.tags(.fast), .serialized, .timeLimit(.minutes(30))) struct AHAPFuzzTests {
     static let environment = ProcessInfo.processInfo.environment
     static let files = Int(environment["MOTORBREATH_FUZZ_FILES"] ?? "") ?? 10_000
     /// Frames rendered per file at most (a 24-hour pattern at 1000 Hz is 86 million; the first 50k show

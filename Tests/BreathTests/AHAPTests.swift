@@ -4,10 +4,11 @@
 import Breath
 import Foundation
 import Testing
+import TestSupport
 
 let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
 
-@Suite(.timeLimit(.minutes(10))) struct AHAPTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct AHAPTests {
     func roundTrip(_ p: HapticPattern) throws -> HapticPattern {
         try AHAPImport(data: AHAPExport.data(p)).pattern
     }

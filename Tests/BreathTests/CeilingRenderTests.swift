@@ -5,8 +5,9 @@
 
 import Breath
 import Testing
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10))) struct CeilingRenderTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct CeilingRenderTests {
     static let erm60 = DriveCeiling(level: 0.6, overdriveSeconds: 0.05, recoverySeconds: 0.5)
 
     func render(_ pattern: String, resolution: DutyResolution, motor: MotorProfile = .referenceERM,

@@ -5,7 +5,7 @@ import Breath
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(10))) struct EasingAndCurveTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct EasingAndCurveTests {
     @Test(arguments: Easing.allCases)
     func easingsRunFromZeroToOneMonotonically(easing: Easing) {
         #expect(easing.apply(0) == 0)

@@ -94,7 +94,7 @@ enum Golden {
     }
 }
 
-@Suite(.timeLimit(.minutes(10))) struct GoldenFramesTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct GoldenFramesTests {
     /// Every case renders the frames it rendered before; a pattern ending in a tap may now last a few frames
     /// longer (until the tap has been felt), never shorter. MOTORBREATH_PRINT_GOLDEN=1 prints a new table.
     /// The renderings run on a thread of their own (`offPool`), not on the test pool.

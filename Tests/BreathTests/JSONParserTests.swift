@@ -7,7 +7,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(10))) struct JSONParserTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct JSONParserTests {
     /// Same structure as JSONSerialization reads (numbers compared as Double reads their text).
     func same(_ a: JSONValue, _ b: Any) -> Bool {
         switch a {

@@ -5,8 +5,9 @@
 
 import Breath
 import Testing
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10))) struct LivePlanTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct LivePlanTests {
     /// Where two frame runs first differ by more than `tolerance` (i16 levels; nil: equal), to keep failure
     /// messages short. A piece cut in two interpolates its level at the cut: a level may move by 1 or 2.
     func firstDifference(_ a: [UInt16], _ b: [UInt16], tolerance: Int = 0) -> String? {
@@ -124,7 +125,7 @@ import Testing
 
 /// A pattern change: at the next cycle the cycle playing ends as planned and the rest plays the new
 /// pattern; a later pace change keeps the rest of a cycle in the pattern it began in.
-@Suite(.timeLimit(.minutes(10))) struct LivePlanPatternTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct LivePlanPatternTests {
     func starts(_ plan: LivePlan) -> [String] {
         plan.phaseStarts.map { "\($0.cycle) \($0.kind.rawValue) \($0.pattern) \(($0.time * 1000).rounded() / 1000)" }
     }
@@ -173,7 +174,7 @@ import Testing
 
 /// A pace change while paused: the phase the resume goes on with plays at the new pace too (its rest
 /// scaled), and so does everything after it.
-@Suite(.timeLimit(.minutes(10))) struct LivePlanPausedPaceTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct LivePlanPausedPaceTests {
     @Test(arguments: [false, true]) func thePhaseResumedIntoTakesTheNewPace(loop: Bool) throws {
         var o = BreathOptions()
         o.length = .cycles(2)

@@ -8,7 +8,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(10))) struct RenderOracleTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct RenderOracleTests {
     /// One setting to render both ways.
     struct Setting {
         var name: String

@@ -4,8 +4,9 @@
 import Breath
 import Foundation
 import Testing
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10))) struct RenderTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct RenderTests {
     func render(_ plan: BreathPlan, chunk: Int, motor: MotorProfile = .referenceERM, resolution: DutyResolution = .i16) -> [UInt16] {
         var r = FrameRenderer(plan: plan, frameRate: 250, resolution: resolution, motor: motor)
         var out: [UInt16] = []
@@ -128,7 +129,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(10))) struct ChatterTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct ChatterTests {
     /// A fade into the stall zone must not restart the rotor again and again (kick, brake, kick...).
     @Test func fadeOutDoesNotChatterAtTheStallPoint() throws {
         for resolution in [DutyResolution.u8, .i16] {
@@ -141,7 +142,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(10))) struct WarmupTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct WarmupTests {
     @Test func warmupSpinsTheRotorBeforeTheBreathAndRescuesAWeakerMotorsOnset() throws {
         let plan = BreathPlan(pattern: try BreathPattern.parse("4-7-8"))
         var r = FrameRenderer(plan: plan, frameRate: 250, resolution: .i16, warmup: 0.3)

@@ -6,7 +6,7 @@
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(10))) struct RoundingTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct RoundingTests {
     func same(_ x: Double) -> Bool { roundedHalfAwayFromZero(x).bitPattern == x.rounded().bitPattern }
 
     @Test func tiesNeighboursAndZeros() {

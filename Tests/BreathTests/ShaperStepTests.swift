@@ -7,7 +7,7 @@
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(10))) struct ShaperStepTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct ShaperStepTests {
     static let motors: [MotorProfile] = [.referenceERM, .erm(ERMModel(riseTau: 0.100, fallTau: 0.100, startThreshold: 0.18))]
 
     /// One frame both ways from amplitude `a`; nil when they agree, else a description.

@@ -5,8 +5,9 @@
 
 import Breath
 import Testing
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10))) struct SpreadEditTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct SpreadEditTests {
     static func frames(_ pattern: HapticPattern, duration: Double) -> [RenderedFrame] {
         var renderer = FrameRenderer(pattern: pattern, duration: duration, frameRate: 250, compensate: false)
         return renderer.renderDetailed(count: renderer.frameCount)

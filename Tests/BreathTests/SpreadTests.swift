@@ -5,8 +5,9 @@
 
 import Breath
 import Testing
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10))) struct SpreadTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct SpreadTests {
     /// 4-2-6: a 4 s inhale from 0 to 1, a silent 2 s hold, a 6 s exhale from 1 to 0.
     static func frames(_ spread: BreathSpread?) throws -> [RenderedFrame] {
         var plan = LivePlan(pattern: try BreathPattern.parse("4-2-6"))

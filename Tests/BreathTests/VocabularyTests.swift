@@ -6,8 +6,9 @@
 
 import Breath
 import Testing
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10))) struct VocabularyTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct VocabularyTests {
     func plan(_ name: String = "4-7-8", _ change: (inout BreathOptions) -> Void) -> BreathPlan {
         var o = BreathOptions()
         change(&o)

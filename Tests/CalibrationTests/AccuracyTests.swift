@@ -6,8 +6,9 @@
 import Breath
 import Calibration
 import Testing
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.tags(.fast), .timeLimit(.minutes(10)))
 struct AccuracyTests {
     /// Bounds per task: p50 and p95 absolute error (drive fraction).
     static let bounds: [CalibrationTask: (p50: Double, p95: Double)] = [

@@ -8,6 +8,7 @@ import Calibration
 import MotorSession
 import SimBoard
 import Testing
+import TestSupport
 
 /// Answers from a script: the ready answers, then the trial answers, then nil (the answers ran out).
 struct ScriptedAnswers: TrialAnswerer {
@@ -21,7 +22,7 @@ struct ScriptedAnswers: TrialAnswerer {
     mutating func note(_ event: CalibrationRun.Event) { events.append("\(event)".prefix(while: { $0 != "(" }).description) }
 }
 
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.tags(.fast), .timeLimit(.minutes(10)))
 struct CalibrationRunTests {
     func player(seed: UInt64) throws -> (TrialPlayer, BoardConnection) {
         let board = BoardConnection.simulated(SimWorld(pacing: .virtual, seed: seed))

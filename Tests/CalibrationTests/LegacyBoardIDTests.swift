@@ -6,8 +6,9 @@
 import Calibration
 import Foundation
 import Testing
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10))) struct LegacyBoardIDTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct LegacyBoardIDTests {
     // Signature row 0x0E-0x17: lot "X73414", reserved 0x1E, wafer 12, die Y 29, die X 32.
     static let oldID: UInt64 = 0x0C1E_3431_3433_3758  // bytes 58 37 33 34 31 34 1E 0C
     static let newID: UInt64 = 0x201D_0C31_3433_371B  // bytes 1B 37 33 34 31 0C 1D 20

@@ -6,8 +6,9 @@
 import Breath
 import Calibration
 import Testing
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.tags(.fast), .timeLimit(.minutes(10)))
 struct MismatchTests {
     @Test func calibratedProfileMeetsTheGoalOnTheSlowerMotor() {
         let plan = BreathPlan(pattern: BreathPattern.presets[0])

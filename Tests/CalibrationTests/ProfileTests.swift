@@ -6,8 +6,9 @@ import Breath
 import Calibration
 import Foundation
 import Testing
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.tags(.fast), .timeLimit(.minutes(10)))
 struct ProfileTests {
     func temporaryStore() -> (ConfigStore, URL) {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mb-config-\(UUID().uuidString)")

@@ -7,8 +7,9 @@ import Breath
 import Calibration
 import Foundation
 import Testing
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.tags(.fast), .timeLimit(.minutes(10)))
 struct StaircaseTests {
     @Test func stepResponderIsFoundWithinTheSmallestStep() {
         for edge in stride(from: 0.03, through: 0.7, by: 0.037) {

@@ -4,8 +4,9 @@
 
 import Foundation
 import Testing
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10))) struct EmbeddedCleanTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct EmbeddedCleanTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 

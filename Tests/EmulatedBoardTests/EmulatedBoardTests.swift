@@ -50,7 +50,7 @@ func judgeFailsafe(_ report: PlayReport, qemuWaitMs: Double?, failsafeMs: Double
         + "QEMU waited \(qemuWaitMs.map { String(Int($0)) } ?? "?") ms for a CPU"))
 }
 
-@Suite(.serialized, .timeLimit(.minutes(10))) struct EmulatedBoardTests {
+@Suite(.tags(.emulated), .serialized, .timeLimit(.minutes(10))) struct EmulatedBoardTests {
     @Test func handshakeReportsTheFirmwaresInfo() throws {
         let board = try EmulatedBoard()
         defer { board.stop() }

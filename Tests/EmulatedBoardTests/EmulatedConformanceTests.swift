@@ -6,7 +6,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite(.serialized, .timeLimit(.minutes(10))) struct EmulatedConformanceTests {
+@Suite(.tags(.emulated), .serialized, .timeLimit(.minutes(10))) struct EmulatedConformanceTests {
     /// The judge reads lateness only from details that give it; an early frame or anything else fails.
     @Test func latenessIsReadFromTheClausesDetails() {
         #expect(lateMs("frames 0... up to 20000 ticks late", clockHz: 20_000_000) == 1)

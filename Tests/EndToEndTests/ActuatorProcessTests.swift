@@ -9,7 +9,7 @@ import TestSupport
 import Testing
 import TimingBench
 
-@Suite(.serialized, .timeLimit(.minutes(3))) struct ActuatorProcessTests {
+@Suite(.tags(.realTime), .serialized, .timeLimit(.minutes(3))) struct ActuatorProcessTests {
     /// 2-1-3, the right board 300 ms later: each of its four half-strength crossings (inhale up, hold down,
     /// exhale up, exhale down) comes 300 ms after the left's.
     @Test func anActuatorsOffsetDelaysItsBoard() throws {

@@ -8,7 +8,7 @@ import Glibc
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(10))) struct CalibrationCommandTests {
+@Suite(.tags(.realTime), .timeLimit(.minutes(10))) struct CalibrationCommandTests {
     final class ConfigDir {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("mb-xdg-\(UUID().uuidString)")
         var env: [String: String] { ["XDG_CONFIG_HOME": url.path] }
@@ -125,7 +125,7 @@ import Testing
 /// `calibrate --port` on the simulated board in its own process, answered through standard input as a
 /// person would press keys: the trials reach the board's pin at the staircase's levels, q stops with
 /// nothing saved, Ctrl-C stops with the motor off.
-@Suite(.timeLimit(.minutes(10))) struct CalibrationPortTests {
+@Suite(.tags(.realTime), .timeLimit(.minutes(10))) struct CalibrationPortTests {
     @Test func answersMoveTheLevelOnTheBoardAndQStopsWithNothingSaved() throws {
         let board = try SimBoardProcess()
         defer { board.stop() }

@@ -6,7 +6,7 @@ import TestSupport
 import MotorSession
 import Testing
 
-@Suite(.timeLimit(.minutes(10))) struct CommandLineTests {
+@Suite(.tags(.realTime), .timeLimit(.minutes(10))) struct CommandLineTests {
     @Test func missingPortIsOneClearLine() throws {
         let r = try runMotorbreath(["--port", "/nonexistent"])
         #expect(r.status != 0)
@@ -81,7 +81,7 @@ import Testing
     }
 }
 
-@Suite(.serialized, .timeLimit(.minutes(10))) struct ProbeTests {
+@Suite(.tags(.realTime), .serialized, .timeLimit(.minutes(10))) struct ProbeTests {
     @Test func probeTellsABoardFromAnEcho() throws {
         let board = try SimBoardProcess()
         defer { _ = board.stop() }

@@ -32,7 +32,7 @@ private func profileText(_ changes: [String: String] = [:]) -> String {
     return "{" + fields.sorted { $0.key < $1.key }.map { "\"\($0.key)\": \($0.value)" }.joined(separator: ", ") + "}"
 }
 
-@Suite(.timeLimit(.minutes(10))) struct ConfigFileTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct ConfigFileTests {
     /// Each field out of the range calibrate produces: refused with the file and field, before any frame.
     @Test(arguments: [
         (["start_threshold": "5"], "start_threshold 5.0 is outside 0...1 (a fraction of full drive)"),

@@ -8,7 +8,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite(.serialized, .timeLimit(.minutes(10))) struct ConformanceTests {
+@Suite(.tags(.realTime), .serialized, .timeLimit(.minutes(10))) struct ConformanceTests {
     struct Run {
         var status: Int32
         var failed: [String]

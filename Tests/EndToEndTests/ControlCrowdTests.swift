@@ -12,7 +12,7 @@ import TestSupport
 import Testing
 import Breath
 
-@Suite(.serialized, .timeLimit(.minutes(1))) struct ControlCrowdTests {
+@Suite(.tags(.realTime), .serialized, .timeLimit(.minutes(1))) struct ControlCrowdTests {
     static let commands = [
         #"{"command":"intensity","value":%U}"#, #"{"command":"intensity","value":1e999}"#, #"{"command":"sharpness","value":%S}"#,
         #"{"command":"pace","bpm":%P}"#, #"{"command":"pause"}"#, #"{"command":"resume"}"#, #"{"command":"pause","id":%N}"#,

@@ -7,7 +7,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite(.serialized, .timeLimit(.minutes(5))) struct ControlLineLimitTests {
+@Suite(.tags(.realTime), .serialized, .timeLimit(.minutes(5))) struct ControlLineLimitTests {
     /// A valid command padded with spaces to `bytes` bytes (valid JSON: main accepted it on stdin).
     func padded(_ bytes: Int) -> String {
         let command = #"{"command":"intensity","value":0.5}"#

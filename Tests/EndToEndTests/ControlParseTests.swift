@@ -7,8 +7,9 @@ import Foundation
 @testable import MotorControl
 @testable import MotorSession
 import Testing
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10))) struct ControlParseTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct ControlParseTests {
     let pattern = BreathPattern.presets[0]
 
     func message(_ line: String, cycles: Int?) -> String? {
@@ -97,7 +98,7 @@ import Testing
 /// Issue 39's smaller control items, each as docs/control.md states it: a number too large for a Double
 /// gets its field's range error (not "not a command"); a seek names a whole cycle; a line of whitespace is
 /// ignored as an empty one is; a pause and a resume 20 ms apart each keep their id on their `applied`.
-@Suite(.timeLimit(.minutes(10))) struct ControlContractTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct ControlContractTests {
     let pattern = BreathPattern.presets[0]
 
     static func fields(_ line: String?) -> [String: Any]? {

@@ -10,7 +10,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite(.serialized, .timeLimit(.minutes(5))) struct ControlPatternTests {
+@Suite(.tags(.realTime), .serialized, .timeLimit(.minutes(5))) struct ControlPatternTests {
     /// What `motorbreath --pattern TEXT` says is wrong with TEXT: its line after the option's name.
     func commandLineReason(_ text: String) throws -> String {
         let result = try runMotorbreath(["--simulate", "--quiet", "--pattern", text, "--cycles", "1"], timeout: 30)

@@ -8,7 +8,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite(.serialized, .timeLimit(.minutes(5))) struct ControlSocketClaimTests {
+@Suite(.tags(.realTime), .serialized, .timeLimit(.minutes(5))) struct ControlSocketClaimTests {
     func socketPath(_ tag: String) -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("mb-\(tag)-\(UUID().uuidString.prefix(6)).sock").path
     }

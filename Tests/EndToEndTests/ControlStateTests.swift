@@ -8,7 +8,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite(.serialized, .timeLimit(.minutes(5))) struct ControlStateTests {
+@Suite(.tags(.realTime), .serialized, .timeLimit(.minutes(5))) struct ControlStateTests {
     @Test func stateAndIdsAnswerTheClient() throws {
         let board = try SimBoardProcess()
         defer { board.kill() }

@@ -7,7 +7,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite(.serialized, .timeLimit(.minutes(5))) struct ControlStdoutTests {
+@Suite(.tags(.realTime), .serialized, .timeLimit(.minutes(5))) struct ControlStdoutTests {
     @Test func aReaderThatStopsReadingDoesNotFreezeTheBreath() throws {
         let board = try SimBoardProcess()
         defer { board.kill() }

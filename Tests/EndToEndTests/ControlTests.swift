@@ -77,7 +77,7 @@ final class SocketClient {
     }
 }
 
-@Suite(.serialized, .timeLimit(.minutes(10))) struct ControlTests {
+@Suite(.tags(.realTime), .serialized, .timeLimit(.minutes(10))) struct ControlTests {
     func socketPath() -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("mb-ctl-\(UUID().uuidString.prefix(8)).sock").path
     }
@@ -160,7 +160,7 @@ final class SocketClient {
     }
 }
 
-@Suite(.serialized, .timeLimit(.minutes(10))) struct ControlDocTests {
+@Suite(.tags(.realTime), .serialized, .timeLimit(.minutes(10))) struct ControlDocTests {
     /// docs/control.md's Python client, run as written (a shorter breath, this build's binary).
     @Test func theDocumentedPythonClientWorks() throws {
         let gate = RealTimeGate()
@@ -199,7 +199,7 @@ final class SocketClient {
     }
 }
 
-@Suite(.serialized, .timeLimit(.minutes(10))) struct PaletteTests {
+@Suite(.tags(.realTime), .serialized, .timeLimit(.minutes(10))) struct PaletteTests {
     /// The palette's steady vibration follows intensity and sharpness commands, and a stop ends it with the
     /// motor off (keys drive the same controls; the tmux test above checks keys).
     @Test func thePaletteFollowsItsControls() throws {

@@ -8,7 +8,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite(.serialized, .timeLimit(.minutes(5))) struct EventArrivalTests {
+@Suite(.tags(.realTime), .serialized, .timeLimit(.minutes(5))) struct EventArrivalTests {
     func monotonicNs() -> UInt64 {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)

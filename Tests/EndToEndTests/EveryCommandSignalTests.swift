@@ -8,7 +8,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite(.serialized, .timeLimit(.minutes(10))) struct EveryCommandSignalTests {
+@Suite(.tags(.realTime), .serialized, .timeLimit(.minutes(10))) struct EveryCommandSignalTests {
     /// A command line; `PTY` stands for a sim-board process's port, `FIFO` for a FIFO nobody reads.
     static let commands: [(name: String, arguments: [String])] = [
         ("play one board", ["--simulate", "--pattern", "4-0-4", "--quiet"]),

@@ -6,7 +6,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(10))) struct HelpTextTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct HelpTextTests {
     static let commands = ["", "play", "ports", "info", "bench", "conform", "latency", "palette", "calibrate", "selftest", "render", "fidelity", "benchmark", "sim-board"]
 
     @Test(arguments: commands)

@@ -7,7 +7,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(3))) struct InStepProcessTests {
+@Suite(.tags(.realTime), .timeLimit(.minutes(3))) struct InStepProcessTests {
     @Test func twoBoardProcessesDriveTheSameBreathWithinAMillisecond() throws {
         let a = try SimBoardProcess()
         defer { a.kill() }

@@ -103,7 +103,7 @@ func run(_ arguments: [String]) async throws -> (status: Int32, stdout: String, 
     }
 }
 
-@Suite(.timeLimit(.minutes(10))) struct InputTableTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct InputTableTests {
     @Test(arguments: badCommandLines)
     func badCommandLineIsOneLineAndTheRightStatus(_ input: BadInput) async throws {
         let r = try await run(input.arguments)
@@ -152,7 +152,7 @@ func run(_ arguments: [String]) async throws -> (status: Int32, stdout: String, 
 }
 
 /// The encodings JSONSerialization reads are read too; what is refused says why, naming the file.
-@Suite(.timeLimit(.minutes(10))) struct AHAPEncodingTests {
+@Suite(.tags(.realTime), .timeLimit(.minutes(10))) struct AHAPEncodingTests {
     static let text = #"{"Pattern": [{"Event": {"Time": 0.5, "EventType": "HapticContinuous", "EventDuration": 1}}]}"#
 
     func render(_ bytes: [UInt8]) throws -> (RunResult, String) {

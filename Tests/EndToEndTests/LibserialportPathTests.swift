@@ -28,7 +28,7 @@ struct ShimBuildError: Error, CustomStringConvertible {
     var description: String { "could not compile \(source) with clang or cc" }
 }
 
-@Suite(.serialized, .timeLimit(.minutes(10))) struct LibserialportPathTests {
+@Suite(.tags(.realTime), .serialized, .timeLimit(.minutes(10))) struct LibserialportPathTests {
     func shim() throws -> String { try libserialportShim.get() }
 
     @Test(arguments: ["termios", "libserialport"])

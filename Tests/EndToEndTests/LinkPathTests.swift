@@ -27,7 +27,7 @@ private func scratchDirectory() throws -> URL {
     return dir
 }
 
-@Suite(.timeLimit(.minutes(3))) struct LinkPathTests {
+@Suite(.tags(.realTime), .timeLimit(.minutes(3))) struct LinkPathTests {
     /// Each thing a user may have at the path: refused with one line, left exactly as it was.
     @Test(arguments: ["file", "device", "directory", "link-to-file", "link-to-dangling-file"])
     func whatIsNotABoardLinkIsRefusedAndUntouched(_ kind: String) throws {

@@ -8,7 +8,7 @@ import LiveText
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(10))) struct LiveLineLayoutTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct LiveLineLayoutTests {
     @Test func statusLineFitsEveryWidthAndDropsFieldsInOrder() {
         let seed = UInt64.random(in: 0...UInt64.max)
         var rng = SplitMix(seed)

@@ -6,7 +6,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite(.serialized, .timeLimit(.minutes(2))) struct LoopLineTests {
+@Suite(.tags(.realTime), .serialized, .timeLimit(.minutes(2))) struct LoopLineTests {
     @Test func aLoopingBreathShowsItsCycleWithoutACount() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("mb-loop-\(getpid()).sock").path
         let host = try RunningMotorbreath(["--simulate", "--pattern", "1-0-1", "--loop", "--control-socket", path])

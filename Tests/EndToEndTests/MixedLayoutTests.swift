@@ -10,8 +10,9 @@ import Playback
 import SerialLink
 import SimBoard
 import Testing
+import TestSupport
 
-@Suite(.serialized, .timeLimit(.minutes(2))) struct MixedLayoutTests {
+@Suite(.tags(.realTime), .serialized, .timeLimit(.minutes(2))) struct MixedLayoutTests {
     @Test func aPortAndASimulatedBoardBothPlayEveryFrame() throws {
         let pty = try PseudoTerminal()
         let board = SimulatedBoard(spec: SimBoardSpec(), link: pty)

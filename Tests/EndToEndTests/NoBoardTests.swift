@@ -9,7 +9,7 @@ import SerialLink
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(3))) struct NoBoardTests {
+@Suite(.tags(.realTime), .timeLimit(.minutes(3))) struct NoBoardTests {
     @Test func aSilentPortGetsHellosAndOneStopThenOneLine() throws {
         let pty = try PseudoTerminal()  // the test holds the far end and never answers
         defer { pty.close() }

@@ -64,7 +64,7 @@ private func entries(_ dir: String) -> [String] {
     ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).sorted()
 }
 
-@Suite(.timeLimit(.minutes(10))) struct OutputFileSafetyTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct OutputFileSafetyTests {
     @Test func aReadOnlyFileIsRefusedAsCpDoes() throws {
         let dir = try scratch()
         defer { try? FileManager.default.removeItem(atPath: dir) }

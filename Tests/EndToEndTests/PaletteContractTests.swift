@@ -9,7 +9,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite(.serialized, .timeLimit(.minutes(5))) struct PaletteContractTests {
+@Suite(.tags(.realTime), .serialized, .timeLimit(.minutes(5))) struct PaletteContractTests {
     @Test func thePaletteKeepsTheContract() throws {
         let board = try SimBoardProcess()
         defer { board.kill() }

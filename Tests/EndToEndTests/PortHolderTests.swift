@@ -7,7 +7,7 @@ import Glibc
 import TestSupport
 import Testing
 
-@Suite(.serialized, .timeLimit(.minutes(10))) struct PortHolderTests {
+@Suite(.tags(.realTime), .serialized, .timeLimit(.minutes(10))) struct PortHolderTests {
     @Test func aProgramHoldingThePortIsNamedAndThePlayRefused() throws {
         let board = try SimBoardProcess()
         defer { _ = board.stop() }
@@ -44,7 +44,7 @@ import Testing
 
 /// socat as the other side of a pty: its `SYSTEM:` child inherits socat's own descriptor of the port and
 /// is no other user of it; a child that opens the port itself is one.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct InheritedDescriptorTests {
+@Suite(.tags(.realTime), .serialized, .timeLimit(.minutes(3))) struct InheritedDescriptorTests {
     /// `socat PTY,link=L,rawer SYSTEM:COMMAND` in the background, and the link once it is there.
     func socat(_ command: String, in dir: URL) throws -> (Process, String) {
         let link = dir.appendingPathComponent("pty").path

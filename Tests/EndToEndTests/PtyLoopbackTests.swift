@@ -8,8 +8,9 @@ import MotorSession
 import MotorWire
 import SerialLink
 import Testing
+import TestSupport
 
-@Suite(.serialized, .timeLimit(.minutes(10))) struct PtyLoopbackTests {
+@Suite(.tags(.realTime), .serialized, .timeLimit(.minutes(10))) struct PtyLoopbackTests {
     @Test func fullFourSevenEightCycleOverARealPty() throws {
         let board = try SimBoardProcess()
         defer { board.kill() }

@@ -9,7 +9,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite(.serialized, .timeLimit(.minutes(10))) struct RecoveryProcessTests {
+@Suite(.tags(.realTime), .serialized, .timeLimit(.minutes(10))) struct RecoveryProcessTests {
     let pattern = ["--pattern", "2-1-3", "--cycles", "2"]
 
     /// The drive levels of `pattern` as `play` renders them for the simulated ERM board (i16 with braking,

@@ -10,7 +10,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite(.serialized, .timeLimit(.minutes(6))) struct RejoinProcessTests {
+@Suite(.tags(.realTime), .serialized, .timeLimit(.minutes(6))) struct RejoinProcessTests {
     static let cycles = 3
     let pattern = ["--pattern", "2-1-3", "--cycles", "\(Self.cycles)", "--json", "--quiet"]
 

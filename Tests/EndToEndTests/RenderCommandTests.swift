@@ -6,7 +6,7 @@ import Glibc
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(10))) struct RenderCommandTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct RenderCommandTests {
     @Test func csvHasTheDocumentedColumnsAndOneRowPerFrame() throws {
         let r = try runMotorbreath(["render", "--pattern", "1-0.5-1", "--frame-rate", "100"])
         #expect(r.status == 0, "\(r.stderr)")

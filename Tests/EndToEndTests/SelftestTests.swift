@@ -5,7 +5,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite(.serialized, .timeLimit(.minutes(10))) struct SelftestTests {
+@Suite(.tags(.realTime), .serialized, .timeLimit(.minutes(10))) struct SelftestTests {
     @Test func loopbackThroughAnEchoingPtyVerifiesEveryByte() throws {
         let echo = try SimBoardProcess(echo: true)
         defer { _ = echo.stop() }

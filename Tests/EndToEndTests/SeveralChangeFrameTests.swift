@@ -11,8 +11,9 @@ import MotorControl
 @testable import MotorSession
 import SerialLink
 import Testing
+import TestSupport
 
-@Suite(.timeLimit(.minutes(1))) struct SeveralChangeFrameTests {
+@Suite(.tags(.realTime), .timeLimit(.minutes(1))) struct SeveralChangeFrameTests {
     /// One 250 Hz frame (4 ms) later at every read.
     final class SteppingClock: HostClock, @unchecked Sendable {
         private let lock = NSLock()

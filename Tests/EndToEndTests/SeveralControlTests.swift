@@ -8,7 +8,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite(.serialized, .timeLimit(.minutes(5))) struct SeveralControlTests {
+@Suite(.tags(.realTime), .serialized, .timeLimit(.minutes(5))) struct SeveralControlTests {
     @Test func oneBoardsStrengthChangesOnThatBoardAlone() throws {
         let gate = RealTimeGate()
         defer { gate.release() }
@@ -61,7 +61,7 @@ import Testing
 
 /// The first board gone for good mid-breath: the next one speaks for both, so a program keeps getting the
 /// breath's phases, and the end names the board that failed.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct SeveralControlLeadTests {
+@Suite(.tags(.realTime), .serialized, .timeLimit(.minutes(5))) struct SeveralControlLeadTests {
     @Test func theFirstBoardGoneTheNextOneSpeaksForBoth() throws {
         let gate = RealTimeGate()
         defer { gate.release() }

@@ -8,7 +8,7 @@ import SerialLink
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(3))) struct SeveralPrepareFailureTests {
+@Suite(.tags(.realTime), .timeLimit(.minutes(3))) struct SeveralPrepareFailureTests {
     @Test func aSilentBoardEndsThePlayTheOthersMotorConfirmedOff() throws {
         let pty = try PseudoTerminal()
         defer { pty.close() }
@@ -26,7 +26,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct SeveralPortFailureTests {
+@Suite(.tags(.realTime), .timeLimit(.minutes(1))) struct SeveralPortFailureTests {
     /// A port that does not open: the report still names every board's place.
     @Test func aMissingPortsReportStillPlacesEveryBoard() throws {
         let r = try runMotorbreath(["--board", "a=sim", "--board", "b=/dev/motorbreath-no-such-port", "--spread", "rise:0.3",

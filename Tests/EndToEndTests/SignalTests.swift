@@ -8,7 +8,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite(.serialized, .timeLimit(.minutes(10))) struct SignalTests {
+@Suite(.tags(.realTime), .serialized, .timeLimit(.minutes(10))) struct SignalTests {
     func startHost(_ pty: String, _ arguments: [String] = ["--quiet", "--pattern", "4-0-4"]) throws -> Process {
         let p = Process()
         p.executableURL = motorbreathBinary

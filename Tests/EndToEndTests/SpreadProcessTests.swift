@@ -11,7 +11,7 @@ import TestSupport
 import Testing
 import TimingBench
 
-@Suite(.timeLimit(.minutes(3))) struct SpreadProcessTests {
+@Suite(.tags(.realTime), .timeLimit(.minutes(3))) struct SpreadProcessTests {
     @Test func theRightBoardsInhaleIsTheLeftsHalfASecondLater() throws {
         let pair = try TwoSimBoards()
         defer { pair.kill() }

@@ -8,7 +8,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite(.serialized, .timeLimit(.minutes(5))) struct StopExitTests {
+@Suite(.tags(.realTime), .serialized, .timeLimit(.minutes(5))) struct StopExitTests {
     func expectStoppedByHost(_ drive: DriveRecord) throws {
         #expect(drive.changes.contains { $0.level > 0 }, "it never played")
         let off = try #require(drive.lastOff), heard = try #require(drive.lastRxTick)

@@ -9,7 +9,7 @@ import Testing
 
 // Serialized: one motorbreath at a time in real time on a shared 2-core machine. The tests wait with
 // Task.sleep, never holding one of the test pool's threads while a pane plays.
-@Suite(.serialized, .timeLimit(.minutes(10))) struct TerminalViewTests {
+@Suite(.tags(.realTime), .serialized, .timeLimit(.minutes(10))) struct TerminalViewTests {
     static let shortPlay = ["--simulate", "--pattern", "2-2-2", "--cycles", "1"]
 
     /// In a real terminal at the narrowest width (every width's layout is checked in process by

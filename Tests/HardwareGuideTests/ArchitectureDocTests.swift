@@ -4,8 +4,9 @@
 
 import Foundation
 import Testing
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10))) struct ArchitectureDocTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct ArchitectureDocTests {
     /// The targets Package.swift declares, by kind (system libraries, C shims and support aside).
     static func targets() throws -> (modules: Set<String>, tests: Set<String>) {
         let package = try repoText("Package.swift")

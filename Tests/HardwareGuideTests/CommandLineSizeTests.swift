@@ -4,6 +4,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import Testing
+import TestSupport
 
 /// A function-like body in Swift source (`func`, `init`, or a computed property `var x: T {`): where it
 /// starts and how many lines it spans, from its first line to the line of its closing brace.
@@ -103,7 +104,7 @@ enum CodeOnly {
     }
 }
 
-@Suite(.timeLimit(.minutes(10))) struct CommandLineSizeTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct CommandLineSizeTests {
     static let maxLines = 2800
     static let maxFunctionLines = 40
 

@@ -4,6 +4,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import Testing
+import TestSupport
 
 /// One board: where its files are, and which part pin each firmware signal must reach (the oracle:
 /// the gate resistor or the DRV8833's inputs, the bridge's crossed-over UART lines).
@@ -30,7 +31,7 @@ struct BoardGuide: CustomTestStringConvertible, Sendable {
     func firmware() throws -> FirmwarePins { name == "avr" ? try .avr() : try .stm32() }
 }
 
-@Suite(.timeLimit(.minutes(10))) struct HardwareGuideTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct HardwareGuideTests {
     @Test("the netlist wires each firmware pin to its drive part", arguments: BoardGuide.all)
     func netlistMatchesFirmware(board: BoardGuide) throws {
         let firmware = try board.firmware(), netlist = try Netlist(path: board.dir + "/netlist.json")
@@ -139,7 +140,7 @@ struct BoardGuide: CustomTestStringConvertible, Sendable {
     }
 }
 
-@Suite(.timeLimit(.minutes(10))) struct SchematicScriptTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct SchematicScriptTests {
     @Test("the committed SVGs are exactly what schematic.py draws from the netlists")
     func schematicsUpToDate() throws {
         let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first { FileManager.default.isExecutableFile(atPath: $0) }

@@ -3,8 +3,9 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import Testing
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10))) struct LicenseHeaderTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct LicenseHeaderTests {
     /// Source files: Swift, C, assembly, linker scripts, shell and Python scripts, module maps, udev rules,
     /// Makefiles, the CI scripts. Build output and checked-out packages are skipped.
     static func sourceFiles() -> [String] {

@@ -3,6 +3,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import Testing
+import TestSupport
 
 /// A `public`/`open` type declaration in Sources/ and whether a `///` line sits directly above it
 /// (attribute lines such as `@frozen` or `@available(...)` in between are skipped).
@@ -48,7 +49,7 @@ struct PublicTypeDeclaration: Equatable {
     }
 }
 
-@Suite(.timeLimit(.minutes(10))) struct PublicTypeDocsTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct PublicTypeDocsTests {
     /// Types allowed to stay undocumented for a while (empty: every public type has its comment).
     static let notYetDocumented: Set<String> = []
 

@@ -6,8 +6,9 @@ import Breath
 @testable import MotorSession
 import MotorWire
 import Testing
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10))) struct BoardEvidenceTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct BoardEvidenceTests {
     /// 250 Hz on a 1 MHz board: half a period is 2000 ticks.
     static func played(first: UInt32 = 0, _ values: [UInt16], late: UInt16 = 0, maxLate: UInt32 = 0) -> Played {
         Played(firstIndex: first, count: UInt16(values.count), lateCount: late, maxLateTicks: maxLate,

@@ -5,8 +5,9 @@
 @testable import MotorSession
 import MotorWire
 import Testing
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10))) struct ClockSyncTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct ClockSyncTests {
     /// Dense before the first frame and for `denseS` after it, then steady.
     @Test(arguments: [
         // (t s, session start s) -> interval ms; dense 20 ms for 3 s, steady 47 ms

@@ -7,8 +7,9 @@
 
 @testable import MotorSession
 import Testing
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10))) struct DegenerateClockTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct DegenerateClockTests {
     /// Exchanges with a 1 MHz board clock (ticks = ns / 1000 + 5000), built by hand.
     static func sample(sent: UInt64, received: UInt64, tick: UInt64? = nil, minimum: Double = 0) -> ClockSample {
         ClockSample(sentNs: sent, receivedNs: received, tick: tick ?? ((sent + received) / 2 / 1000 + 5000),

@@ -4,6 +4,7 @@
 
 @testable import MotorSession
 import Testing
+import TestSupport
 
 /// CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF) over each value as 2 little-endian bytes, bit by bit.
 func referenceCRC(_ values: [UInt16]) -> UInt16 {
@@ -17,7 +18,7 @@ func referenceCRC(_ values: [UInt16]) -> UInt16 {
     return crc
 }
 
-@Suite(.timeLimit(.minutes(10))) struct DutyCheckTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct DutyCheckTests {
     /// The reference agrees with the standard check value ("123456789" is not duties; this is the same
     /// polynomial over a known pair) and with the session's.
     @Test func theReferenceCRCIsTheSessions() {

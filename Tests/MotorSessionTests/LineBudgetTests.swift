@@ -6,8 +6,9 @@
 @testable import MotorSession
 import MotorWire
 import Testing
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10))) struct LineBudgetPartTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct LineBudgetPartTests {
     /// Each row: the line and the traffic, then the hand-computed interval (fastest 20 ms, slowest 50).
     @Test(arguments: [
         // 1000 B/s of frames + 5 x 14 B/s of headers + 2 x 28 B/s of STARTs = 1126 of 1382.4 B/s:

@@ -5,8 +5,9 @@
 @testable import MotorSession
 import MotorWire
 import Testing
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10))) struct LinePolicyTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct LinePolicyTests {
     static func policy(rate: Int = 250, format: DutyFormat = .u8, capacity: Int = 1024, minFrames: Int = 32,
                        lossy: Bool = false) -> LinePolicy {
         var o = SessionOptions()

@@ -7,8 +7,9 @@ import Breath
 import Foundation
 import MotorSession
 import Testing
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10))) struct LiveChangeFeltTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct LiveChangeFeltTests {
     /// Milliseconds from a change's first frame until the felt amplitude has made 90 % of its way from the
     /// old level to the new, at 250 Hz on the reference ERM (tau 80 ms), and the strongest drive it used.
     func feltOnset(from: Double, to: Double, compensate: Bool) throws -> (ms: Double, peakDrive: Double) {

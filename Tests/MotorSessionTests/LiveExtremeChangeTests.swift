@@ -9,8 +9,9 @@
 import Breath
 @testable import MotorSession
 import Testing
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10))) struct LiveExtremeChangeTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct LiveExtremeChangeTests {
     static let extremes: [BreathChange] = [
         .pace(breathsPerMinute: .nan), .pace(breathsPerMinute: .infinity), .pace(breathsPerMinute: -.infinity),
         .pace(breathsPerMinute: 0), .pace(breathsPerMinute: -5), .pace(breathsPerMinute: 1e-300), .pace(breathsPerMinute: 1e300),
@@ -78,7 +79,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(10))) struct LoopKeepsEveryPhaseTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct LoopKeepsEveryPhaseTests {
     /// (pattern, change at breath second `at`): paces and seeks landing in each phase of the cycle.
     static let cases: [(String, BreathChange, Double)] = [
         ("4-7-8", .pace(breathsPerMinute: 6), 2), ("4-7-8", .pace(breathsPerMinute: 6), 6),

@@ -4,8 +4,9 @@
 
 @testable import MotorSession
 import Testing
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10))) struct ReplaceSizeTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct ReplaceSizeTests {
     /// A change's REPLACE messages over every frame the board holds: 8 frames, then twice as many, up to a
     /// whole message; they cover the frames exactly. On a lossy line (16 frames a message, the whole
     /// 1024-frame buffer kept filled) that is 64 messages: doubled on and on, the size overflowed at the

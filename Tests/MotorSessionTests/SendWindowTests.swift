@@ -4,8 +4,9 @@
 
 @testable import MotorSession
 import Testing
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10))) struct SendWindowTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct SendWindowTests {
     /// Sends, acknowledgements and what each leaves in the window, step by step.
     enum Step { case send(Int, Int, at: UInt64), ack(Int, at: UInt64) }
 

@@ -4,8 +4,9 @@
 
 @testable import MotorSession
 import Testing
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10))) struct SupersededFramesTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct SupersededFramesTests {
     @Test func theBoardsAnswerSaysWhichFramesPlayedTheirOldValue() {
         var s = SupersededFrames()
         s.sent(seq: 7, first: 100, old: [1, 2, 3, 4], change: 0)

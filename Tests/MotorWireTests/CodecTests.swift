@@ -5,7 +5,7 @@ import MotorWire
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(10))) struct CodecTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct CodecTests {
     @Test func crcCheckValue() {
         var crc = CRC16()
         for b in Array("123456789".utf8) { crc.update(b) }
@@ -174,7 +174,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(10))) struct TimebaseRoundingTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct TimebaseRoundingTests {
     /// protocol.md: due(i) = anchor_tick + floor((int32)(i - anchor_index) * period_q32 / 2^32); before the
     /// anchor a fraction rounds down (one tick earlier), not toward zero.
     @Test func dueTicksFloorBeforeTheAnchor() {

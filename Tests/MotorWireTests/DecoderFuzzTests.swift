@@ -5,7 +5,7 @@ import MotorWire
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(10))) struct DecoderFuzzTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct DecoderFuzzTests {
     /// A valid frame the decoder must find after any garbage.
     static let marker = wireBytes(.clockRequest(token: 0xC0FFEE), seq: 77)
 

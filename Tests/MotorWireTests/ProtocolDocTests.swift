@@ -4,6 +4,7 @@
 import Foundation
 import MotorWire
 import Testing
+import TestSupport
 
 /// protocol.md, read from the package root (found from this file's path).
 let protocolDoc: String = {
@@ -43,7 +44,7 @@ func tableRows(after heading: String) -> [(code: Int, name: String)] {
     return rows
 }
 
-@Suite(.timeLimit(.minutes(10))) struct ProtocolDocTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct ProtocolDocTests {
     @Test func everyExampleInTheDocHasAMessageAndViceVersa() {
         let names = Set(goldenBlocks().keys)
         let expected = Set(Golden.hostMessages().map(\.name) + Golden.boardMessages().map(\.name))

@@ -4,8 +4,9 @@
 
 import Testing
 @testable import motorbreath
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10))) struct AllOrNothingOptionTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct AllOrNothingOptionTests {
     @Test func allOrNothingIsForSeveralBoards() {
         let one = parseLine("--port /dev/ttyUSB0 --all-or-nothing")
         #expect(one.status == usage && one.line == "motorbreath: --all-or-nothing is for several boards (--port or --board more than once)")

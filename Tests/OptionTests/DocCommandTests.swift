@@ -5,8 +5,9 @@
 import Foundation
 import Testing
 @testable import motorbreath
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10))) struct DocCommandTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct DocCommandTests {
     /// The indented `motorbreath ...` lines of a Markdown file (continued by a trailing backslash), without
     /// their `#` comments, as argument lists; lines with quotes, pipes or placeholders are left out.
     static func commands(in path: String) throws -> [(line: Int, arguments: [String])] {

@@ -5,8 +5,9 @@
 import SimBoard
 import Testing
 @testable import motorbreath
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10))) struct SeveralBoardsTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct SeveralBoardsTests {
     @Test func portGivenTwiceIsTwoBoardsNamedByTheirPaths() throws {
         let play = try #require(parsed("--port /dev/ttyUSB0 --port /dev/ttyUSB1", as: Play.self))
         #expect(play.board.several)

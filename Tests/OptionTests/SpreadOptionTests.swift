@@ -5,8 +5,9 @@
 import Breath
 import Testing
 @testable import motorbreath
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10))) struct SpreadOptionTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct SpreadOptionTests {
     @Test func aBeltOfFourIsEvenlySpacedUnlessAnActuatorSaysWhere() throws {
         let play = try #require(parsed("--board a=sim --board b=sim --board c=sim --board d=sim --spread rise:0.3 --actuator d:strength=0.5,offset=40ms --actuator b:at=0.2", as: Play.self))
         let places = try play.board.placements()

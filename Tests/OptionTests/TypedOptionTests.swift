@@ -6,6 +6,7 @@ import Breath
 import SimBoard
 import Testing
 @testable import motorbreath
+import TestSupport
 
 /// A value an option takes (and what it must parse to) or refuses (and the reason on its error line).
 struct OptionCase: CustomStringConvertible, Sendable {
@@ -91,7 +92,7 @@ let optionCases: [OptionCase] = [
     .takes("--simulate", "--minutes", "1440"), .refuses("--simulate", "--minutes", "1440.01", "expected a number more than 0 and at most 1440"),
 ]
 
-@Suite(.timeLimit(.minutes(10))) struct TypedOptionTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct TypedOptionTests {
     @Test(arguments: optionCases)
     func takesItsRangeAndRefusesPastItWithOneLine(_ c: OptionCase) {
         let r = parseLine(c.commandLine)

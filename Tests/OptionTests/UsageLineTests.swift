@@ -4,6 +4,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import Testing
+import TestSupport
 
 struct UsageLine: CustomStringConvertible, Sendable {
     var arguments: String
@@ -114,7 +115,7 @@ let usageLines: [UsageLine] = [
     UsageLine("palette --simulate --control-mode 660", "motorbreath: --control-mode sets the permissions of --control-socket; give that too"),
 ]
 
-@Suite(.timeLimit(.minutes(10))) struct UsageLineTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct UsageLineTests {
     @Test(arguments: usageLines)
     func refusedWhileParsingWithOneLine(_ row: UsageLine) {
         let r = parseLine(row.arguments)

@@ -10,8 +10,9 @@ import Playback
 import SerialLink
 import SimBoard
 import Testing
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10))) struct PlaybackLayerTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct PlaybackLayerTests {
     static let twoCycles: PlaybackContent = {
         var o = BreathOptions()
         o.length = .cycles(2)

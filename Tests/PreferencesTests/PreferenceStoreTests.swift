@@ -5,8 +5,9 @@
 import Foundation
 import Preferences
 import Testing
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.tags(.fast), .timeLimit(.minutes(10)))
 struct PreferenceStoreTests {
     func temporaryDirectory() -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("mb-prefs-\(UUID().uuidString)")

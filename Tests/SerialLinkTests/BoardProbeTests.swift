@@ -5,8 +5,9 @@ import Foundation
 import MotorSession
 import SerialLink
 import Testing
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10))) struct BoardProbeTests {
+@Suite(.tags(.realTime), .timeLimit(.minutes(10))) struct BoardProbeTests {
     @Test func anEchoIsNotABoard() throws {
         let pty = try PseudoTerminal()
         let stop = Mutex()

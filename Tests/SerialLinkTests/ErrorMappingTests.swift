@@ -4,8 +4,9 @@
 import Glibc
 import SerialLink
 import Testing
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10))) struct ErrorMappingTests {
+@Suite(.tags(.realTime), .timeLimit(.minutes(10))) struct ErrorMappingTests {
     @Test func eachErrnoBecomesTheRightOneLiner() {
         let path = "/dev/ttyUSB7"
         #expect("\(LinkError.from(errno: ENOENT, path: path, operation: "open"))".hasPrefix("no such port /dev/ttyUSB7"))

@@ -5,8 +5,9 @@
 import Foundation
 import SerialLink
 import Testing
+import TestSupport
 
-@Suite(.timeLimit(.minutes(2))) struct IdleWaitTests {
+@Suite(.tags(.realTime), .timeLimit(.minutes(2))) struct IdleWaitTests {
     /// Three bytes written 10, 20 and 30 ms into a 2 s wait come back together from that one call; a read
     /// that woke for bytes would return the first alone.
     @Test func bytesDuringTheWaitDoNotEndIt() throws {

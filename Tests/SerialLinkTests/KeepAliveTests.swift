@@ -7,6 +7,7 @@ import Foundation
 import MotorWire
 import SerialLink
 import Testing
+import TestSupport
 
 /// A link that keeps every write with its CLOCK_MONOTONIC arrival time; reads return nothing.
 final class StampedLink: ByteLink, @unchecked Sendable {
@@ -38,7 +39,7 @@ final class StampedLink: ByteLink, @unchecked Sendable {
     }
 }
 
-@Suite(.timeLimit(.minutes(10))) struct KeepAliveTests {
+@Suite(.tags(.realTime), .timeLimit(.minutes(10))) struct KeepAliveTests {
     static let ms: UInt64 = 1_000_000
 
     /// The kernel's count of the times thread `tid` of this process went to sleep (its wake-ups).

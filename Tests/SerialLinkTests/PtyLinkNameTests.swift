@@ -6,8 +6,9 @@ import Foundation
 import Glibc
 import SerialLink
 import Testing
+import TestSupport
 
-@Suite(.timeLimit(.minutes(2))) struct PtyLinkNameTests {
+@Suite(.tags(.realTime), .timeLimit(.minutes(2))) struct PtyLinkNameTests {
     func scratchPath() throws -> (dir: URL, path: String) {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mb-ptylink-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

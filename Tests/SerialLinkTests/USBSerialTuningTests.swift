@@ -4,8 +4,9 @@
 import Foundation
 import SerialLink
 import Testing
+import TestSupport
 
-@Suite(.serialized, .timeLimit(.minutes(10))) struct USBSerialTuningTests {
+@Suite(.tags(.realTime), .serialized, .timeLimit(.minutes(10))) struct USBSerialTuningTests {
     @Test func sixteenMillisecondTimerGetsTheExactFixAndCanBeLowered() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("sysfs-\(UUID().uuidString)")
         let dir = root.appendingPathComponent("bus/usb-serial/devices/ttyUSB3")

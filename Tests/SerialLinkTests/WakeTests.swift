@@ -4,8 +4,9 @@
 import Foundation
 import SerialLink
 import Testing
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10))) struct WakeTests {
+@Suite(.tags(.realTime), .timeLimit(.minutes(10))) struct WakeTests {
     /// Starts a 60 s read on another thread, wakes it with `poke`, and reports whether it came back.
     /// A wake before the read starts also counts (the wake stays pending), so there is no race.
     func readReturnsAfter(_ link: ByteLink, _ poke: () -> Void) -> Bool {

@@ -11,8 +11,9 @@ import Glibc
 import MotorControl
 import MotorSession
 import Testing
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.tags(.realTime), .timeLimit(.minutes(10)))
 struct FilePlayTests {
     static let file = #"{"Version":1,"Pattern":[{"Event":{"Time":0,"EventType":"HapticContinuous","EventDuration":1.25,"EventParameters":[{"ParameterID":"HapticIntensity","ParameterValue":0.7}]}}]}"#
 

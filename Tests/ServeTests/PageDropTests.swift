@@ -12,8 +12,9 @@ import Glibc
 import MotorControl
 import MotorSession
 import Testing
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.tags(.realTime), .timeLimit(.minutes(10)))
 struct PageDropTests {
     /// A WebSocket client that reads only when asked (server frames are unmasked: opcode, length, payload).
     final class RawSocket: @unchecked Sendable {

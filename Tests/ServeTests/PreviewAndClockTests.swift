@@ -8,8 +8,9 @@ import Foundation
 import MotorControl
 import MotorSession
 import Testing
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.tags(.fast), .timeLimit(.minutes(10)))
 struct PreviewAndClockTests {
     @Test func presetPreviewIsRendersFrames() throws {
         let p = try PatternPreview.pattern(named: "4-7-8")

@@ -29,7 +29,7 @@ func run(_ program: String, _ arguments: [String], timeout: Double) throws -> (s
     return (p.terminationStatus, (try? String(contentsOf: out, encoding: .utf8)) ?? "", (try? String(contentsOf: err, encoding: .utf8)) ?? "")
 }
 
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.tags(.realTime), .serialized, .timeLimit(.minutes(3)))
 struct ServePageTests {
     /// The schedule the page computes (the next phase start's board tick, from the events before it) against
     /// the ticks the board reported, on a board whose clock runs 300 ppm fast, with a change of pace in the
@@ -125,7 +125,7 @@ struct ServePageTests {
 /// The page's schedule on recorded sessions (Tests/Browser/fixtures): a pace whose `state` reached the page
 /// just before a boundary the host did not change (it waited for the next one), and a pace then a pattern
 /// change. Every phase start the schedule predicts agrees with the board's within 2 ms.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.tags(.realTime), .timeLimit(.minutes(3)))
 struct ScheduleFixtureTests {
     @Test(arguments: ["pace-race.jsonl", "pace-then-pattern.jsonl"])
     func recordedSession(_ name: String) throws {

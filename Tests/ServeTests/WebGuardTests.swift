@@ -4,8 +4,9 @@
 
 import BreathWeb
 import Testing
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.tags(.fast), .timeLimit(.minutes(10)))
 struct WebGuardTests {
     let open = WebGuard(token: nil, port: 8780)
     let locked = WebGuard(token: "0123456789abcdef0123456789abcdef", port: 8780)

@@ -8,8 +8,9 @@ import MotorSession
 import SerialLink
 import SimBoard
 import Testing
+import TestSupport
 
-@Suite(.timeLimit(.minutes(2))) struct BoardConnectionTests {
+@Suite(.tags(.realTime), .timeLimit(.minutes(2))) struct BoardConnectionTests {
     @Test func theSimulatedWorldGivesTheSessionItsClockAndItsLinkBack() throws {
         let world = SimWorld(pacing: .virtual, seed: 3)
         let board = BoardConnection.simulated(world)

@@ -7,8 +7,9 @@ import Breath
 import MotorWire
 @testable import SimBoard
 import Testing
+import TestSupport
 
-@Suite struct BoardHostTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct BoardHostTests {
     func host(_ firmware: SimBoardFirmware? = nil) -> BoardHost {
         BoardHost(spec: SimBoardSpec(), impairments: LinkImpairments(), pacing: .virtual, now: .zero, firmware: firmware)
     }

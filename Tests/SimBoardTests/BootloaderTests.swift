@@ -7,8 +7,9 @@ import MotorWire
 import SerialLink
 import SimBoard
 import Testing
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10))) struct BootloaderTests {
+@Suite(.tags(.realTime), .timeLimit(.minutes(10))) struct BootloaderTests {
     func usbLink() -> LinkImpairments {
         var l = LinkImpairments()
         l.latencyNs = 1_000_000

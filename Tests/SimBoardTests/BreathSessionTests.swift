@@ -8,8 +8,9 @@ import MotorSession
 import MotorWire
 import SimBoard
 import Testing
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10))) struct BreathSessionTests {
+@Suite(.tags(.realTime), .timeLimit(.minutes(10))) struct BreathSessionTests {
     @Test func anAppPlaysAndSteersABreathInAFewLines() throws {
         let (link, board) = SimulatedBoard.inProcess()
         defer { board.stop() }

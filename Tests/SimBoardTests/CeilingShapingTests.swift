@@ -10,6 +10,7 @@ import MotorSession
 import MotorWire
 import SimBoard
 import Testing
+import TestSupport
 
 /// A motor port that keeps every output change.
 struct LevelLog: MotorPort {
@@ -18,7 +19,7 @@ struct LevelLog: MotorPort {
     mutating func off(at tick: UInt64) { changes.append((tick, 0)) }
 }
 
-@Suite(.timeLimit(.minutes(10))) struct CeilingShapingTests {
+@Suite(.tags(.realTime), .timeLimit(.minutes(10))) struct CeilingShapingTests {
     static let ermLimits = Limits(ratedMillivolts: 3000, supplyMillivolts: 5000, overdriveMs: 50, recoveryMs: 500)
     static let lraLimits = Limits(ratedMillivolts: 2000, supplyMillivolts: 5000, overdriveMs: 20, recoveryMs: 200)
 

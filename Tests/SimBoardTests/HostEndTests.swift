@@ -6,8 +6,9 @@
 import SerialLink
 import SimBoard
 import Testing
+import TestSupport
 
-@Suite struct HostEndTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct HostEndTests {
     final class Tap: SimBoardFirmware, @unchecked Sendable {
         var got: [(bytes: [UInt8], tick: UInt64)] = []
         func received(_ bytes: [UInt8], at tick: UInt64) { got.append((bytes, tick)) }

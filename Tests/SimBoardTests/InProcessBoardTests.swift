@@ -6,8 +6,9 @@ import MotorSession
 import MotorWire
 import SimBoard
 import Testing
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10))) struct InProcessBoardTests {
+@Suite(.tags(.realTime), .timeLimit(.minutes(10))) struct InProcessBoardTests {
     @Test func breathIsFeltThroughTheMotorModel() throws {
         var spec = SimBoardSpec()
         spec.driftPPM = 300

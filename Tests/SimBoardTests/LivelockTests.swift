@@ -5,8 +5,9 @@
 import SerialLink
 import SimBoard
 import Testing
+import TestSupport
 
-@Suite(.timeLimit(.minutes(3))) struct LivelockTests {
+@Suite(.tags(.realTime), .timeLimit(.minutes(3))) struct LivelockTests {
     /// A host polling without a timeout waits for something that never comes: in virtual time nothing
     /// happens unless time passes. The loop here is bounded, so the test itself cannot hang.
     @Test func aHostPollingWithoutATimeoutIsToldOfTheLivelock() {

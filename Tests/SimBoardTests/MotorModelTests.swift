@@ -4,8 +4,9 @@
 import Breath
 import SimBoard
 import Testing
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10))) struct MotorModelTests {
+@Suite(.tags(.realTime), .timeLimit(.minutes(10))) struct MotorModelTests {
     /// Seconds until `model` driven at `drive` reaches `fraction` of `target`, in 1 ms steps.
     func timeToReach(_ model: some MotorModel, drive: Double, fraction: Double, target: Double) -> Double {
         var m = model

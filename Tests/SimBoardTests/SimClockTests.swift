@@ -6,8 +6,9 @@
 import Breath
 import SimBoard
 import Testing
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10))) struct SimClockTests {
+@Suite(.tags(.realTime), .timeLimit(.minutes(10))) struct SimClockTests {
     @Test func hostTimeOfATickIsTheFirstInstantTheBoardReadsIt() {
         let seed = UInt64.random(in: 0..<1_000_000)
         var rng = SplitMix64(seed: seed)

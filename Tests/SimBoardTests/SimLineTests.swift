@@ -7,8 +7,9 @@
 import Breath
 @testable import SimBoard
 import Testing
+import TestSupport
 
-@Suite struct SimLineTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct SimLineTests {
     func line(_ text: String) throws -> SimLine {
         SimLine(impairments: try LinkImpairments.parse(text), adapterSeed: 99)
     }

@@ -7,8 +7,9 @@ import Breath
 @testable import SimBoard
 import Testing
 import TimingBench
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10))) struct AdapterLimitTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct AdapterLimitTests {
     /// Per-direction laws that are both latency ± jitter give ClockLimit's errors bit for bit: the values
     /// ClockLimit's own loop gave before the two shared one (commit 3c80dee, seed 1, 500 trials): the
     /// first four errors and the sum of all 500, as bit patterns, and the quantiles the benchmark prints.

@@ -6,8 +6,9 @@ import Breath
 import SimBoard
 import Testing
 import TimingBench
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10))) struct AdapterSessionTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct AdapterSessionTests {
     /// Three 1-minute sessions on `ftdi` (the session told the adapter through its LinkProfile, as a real
     /// port tells it): the median start error within 1.25x the known-direction start bound's p90, and the
     /// median p99 schedule error within 2x the session bound's median p99 (SessionLimit, rate unknown,

@@ -8,8 +8,9 @@ import MotorSession
 import SimBoard
 import Testing
 import TimingBench
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10))) struct ClockBurstTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct ClockBurstTests {
     /// A link whose round trips (1-3 ms) take well under half the 20 ms spacing.
     static let fast = "latency=1ms,jitter=0.5ms,drift=500ppm"
 

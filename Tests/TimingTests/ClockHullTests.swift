@@ -5,8 +5,9 @@
 import Breath
 @testable import MotorSession
 import Testing
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10))) struct ClockHullTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct ClockHullTests {
     @Test func theHullsGiveTheSameEnvelopesAsEveryExchange() {
         let seed = UInt64(0x5eed_c10c)
         var rng = SplitMix64(seed: seed)

@@ -7,8 +7,9 @@ import Foundation
 import SimBoard
 import Testing
 import TimingBench
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10))) struct ClockLimitTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct ClockLimitTests {
     /// With requests 20 ms apart on a 16 +- 8 ms link, no request waits for the one before, so the n trips
     /// each way are independent uniform draws of width W = 16 ms. The fastest of n is then about
     /// exponential with mean W / (n + 1), and half the difference of two such is on average W / (2 (n + 1)).

@@ -9,8 +9,9 @@ import MotorSession
 import SimBoard
 import Testing
 import TimingBench
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10))) struct ClockRangeTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct ClockRangeTests {
     @Test(arguments: [2500.0, -2500.0, 4000.0, -4000.0, 10_000.0, -10_000.0, 50_000.0, -50_000.0])
     func aBoardClockUpToFivePercentOffIsTracked(drift: Double) throws {
         var s = TimingScenario(impairments: ftdiLike(drift: drift))

@@ -13,6 +13,7 @@ import BoardAccess
 import SimBoard
 import Testing
 import TimingBench
+import TestSupport
 
 /// What one random run did.
 struct PropertyRun {
@@ -116,7 +117,7 @@ enum ControlProperty {
     }
 }
 
-@Suite(.timeLimit(.minutes(10))) struct ControlPropertyTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct ControlPropertyTests {
     @Test func randomCommandSequencesKeepTheStreamConsistent() throws {
         let env = ProcessInfo.processInfo.environment
         let first = env["MOTORBREATH_PROPERTY_SEED"].flatMap { UInt64($0) } ?? UInt64(Date().timeIntervalSince1970)

@@ -8,6 +8,7 @@ import SerialLink
 import SimBoard
 import Testing
 import TimingBench
+import TestSupport
 
 func ftdiLike(drift: Double) -> LinkImpairments {
     var l = LinkImpairments()
@@ -17,7 +18,7 @@ func ftdiLike(drift: Double) -> LinkImpairments {
     return l
 }
 
-@Suite(.timeLimit(.minutes(10))) struct DriftAndRecoveryTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct DriftAndRecoveryTests {
     @Test(arguments: [500.0, -500.0])
     func boardClockDriftDoesNotMoveTheBreath(drift: Double) throws {
         var s = TimingScenario(impairments: ftdiLike(drift: drift))

@@ -9,8 +9,9 @@ import MotorSession
 import SimBoard
 import Testing
 import TimingBench
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10))) struct EnsembleFailureTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct EnsembleFailureTests {
     /// Three boards (clocks -5 %, 0, +3 %, three links); board `pulled` unplugged at `atS` for `forS`.
     static func boards(seed: UInt64, pulled: Int, atS: Double, forS: Double) throws -> [EnsembleBoard] {
         var boards = [EnsembleBoard(name: "slow", impairments: try LinkImpairments.parse("latency=16ms,jitter=8ms,drift=-50000ppm"), seed: seed),

@@ -7,8 +7,9 @@ import MotorSession
 import SimBoard
 import Testing
 import TimingBench
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10))) struct FastLinkSyncTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct FastLinkSyncTests {
     /// Round trips of 0.2-1 ms, as a pseudo-terminal to a sim-board process on this machine (0.03-0.7 ms).
     static let fast = "latency=0.3ms,jitter=0.2ms,drift=500ppm"
 

@@ -5,8 +5,9 @@ import MotorSession
 import SimBoard
 import Testing
 import TimingBench
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10))) struct FaultyLinkTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct FaultyLinkTests {
     @Test func everyFaultAtOnceNeverPlaysAWrongDuty() throws {
         let faults = try LinkImpairments.parse("latency=16ms,jitter=8ms,drift=300ppm,corrupt=0.002,drop=0.001,dup=0.001,burst=0.02")
         #expect(faults.duplicatePerByte == 0.001 && faults.burstPerChunk == 0.02)
@@ -26,7 +27,7 @@ import TimingBench
 /// A line that corrupts 1 % of bytes (a 32-frame message is then lost about half the time): the session
 /// prepares within a second, plays every frame in time, never a wrong duty, and confirms the motor off.
 /// At 3 % it degrades (frames may underrun) but still starts, ends, and confirms the motor off.
-@Suite(.timeLimit(.minutes(10))) struct NoisyLineTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct NoisyLineTests {
     @Test(arguments: [1, 2, 3] as [UInt64])
     func onePercentCorruption(seed: UInt64) throws {
         var s = TimingScenario(impairments: try LinkImpairments.parse("latency=16ms,jitter=8ms,drift=500ppm,corrupt=0.01"))

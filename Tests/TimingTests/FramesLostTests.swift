@@ -9,8 +9,9 @@ import MotorSession
 import SimBoard
 import Testing
 import TimingBench
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10))) struct FramesLostTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct FramesLostTests {
     /// Frames of [0, total) the board did not output with the meant duty within half a period of their
     /// true intended tick.
     func trulyLost(world: SimWorld, player: Player, expected: [UInt16], rate: Int) -> Int {

@@ -8,8 +8,9 @@ import MotorWire
 import SimBoard
 import Testing
 import TimingBench
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10))) struct HeldClockSessionTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct HeldClockSessionTests {
     /// The CLOCK requests a session wrote, with the world's time and the hold (nil: a plain request); when it
     /// wrote FRAMES, and when its reads brought bytes from the board.
     final class Requests: @unchecked Sendable {

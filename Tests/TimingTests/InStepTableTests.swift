@@ -7,8 +7,9 @@ import Foundation
 import SimBoard
 import Testing
 import TimingBench
+import TestSupport
 
-@Suite(.timeLimit(.minutes(60))) struct InStepTableTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(60))) struct InStepTableTests {
     static let enabled = ProcessInfo.processInfo.environment["MOTORBREATH_INSTEP_TABLE"] != nil
     static let links = ["latency=16ms,jitter=8ms", "ftdi", "ftdi-1ms", "ch340", "cdc"]
 

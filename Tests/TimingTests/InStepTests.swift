@@ -9,8 +9,9 @@ import Breath
 import SimBoard
 import Testing
 import TimingBench
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10))) struct InStepTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct InStepTests {
     /// The three boards: clocks -5 %, 0, +3 %; the default 16 ± 8 ms link, an FTDI adapter, native USB.
     static func boards(seed: UInt64) throws -> [EnsembleBoard] {
         [EnsembleBoard(name: "slow", impairments: try LinkImpairments.parse("latency=16ms,jitter=8ms,drift=-50000ppm"), seed: seed),
@@ -72,7 +73,7 @@ import TimingBench
 }
 
 /// What a controlling hub or the keys send to an ensemble reaches every board's session.
-@Suite(.timeLimit(.minutes(10))) struct EnsembleControlsTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct EnsembleControlsTests {
     @Test func aChangeAndAStopReachEveryBoard() {
         let worlds = [SimWorld(seed: 1), SimWorld(seed: 2)]
         let sessions = worlds.map { BreathSession(link: $0.hostLink, clock: $0.hostClock) }

@@ -7,8 +7,9 @@ import MotorWire
 import SimBoard
 import Testing
 import TimingBench
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10))) struct LineBudgetTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct LineBudgetTests {
     /// The budget's message sizes are what the encoder puts on the wire (COBS and delimiter included).
     @Test func messageSizesAreTheEncoders() {
         var wire = FixedBytes()

@@ -9,8 +9,9 @@ import Breath
 import SimBoard
 import Testing
 import TimingBench
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10))) struct LinkModelTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct LinkModelTests {
     /// 8N1 at 115200 baud: 10 bits a byte, 86.8 µs.
     static let byte115200 = 1e10 / 115_200
     static let frame = 1e6  // USB full speed: a start-of-frame every 1 ms

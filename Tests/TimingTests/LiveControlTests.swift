@@ -8,8 +8,9 @@ import MotorSession
 import SimBoard
 import Testing
 import TimingBench
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10))) struct LiveControlTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct LiveControlTests {
     /// Each link, and for the two plain ones the slowest one-way trip their parameters allow (ms).
     static let links: [(String, Double?)] = [
         ("latency=16ms,jitter=8ms,drift=500ppm", 24), ("latency=1ms,jitter=0.5ms", 1.5),

@@ -6,8 +6,9 @@ import MotorSession
 import SimBoard
 import Testing
 import TimingBench
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10))) struct LivelockedSessionTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct LivelockedSessionTests {
     /// The world's time stands still 2 s into the breath. The session must not try to reconnect: a
     /// reconnect pauses on the session's clock, virtual time here, which no longer moves.
     @Test func aSessionInALivelockedWorldEndsWithTheError() throws {

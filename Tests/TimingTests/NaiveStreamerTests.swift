@@ -5,8 +5,9 @@
 import SimBoard
 import Testing
 import TimingBench
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10))) struct NaiveStreamerTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct NaiveStreamerTests {
     func run(_ link: String) throws -> TimingResult {
         var scenario = TimingScenario(impairments: try LinkImpairments.parse(link))
         scenario.minutes = 0.2

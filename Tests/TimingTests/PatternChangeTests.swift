@@ -11,6 +11,7 @@ import MotorSession
 import SimBoard
 import Testing
 import TimingBench
+import TestSupport
 
 /// One run of nonzero drive on the board's record: the ticks of its first and last nonzero frames, and
 /// the tick of the frame before it (where an inhale's level is still 0: its phase's first frame).
@@ -84,7 +85,7 @@ struct PatternSession {
     }
 }
 
-@Suite(.timeLimit(.minutes(10))) struct PatternChangeTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct PatternChangeTests {
     @Test func atTheNextCycleTheNewPatternStartsOnTheBoundary() throws {
         // 1-1-1-1 (4 s cycles), changed during cycle 2 to 1-2-1-0.5 (4.5 s): cycles 3...5 play it.
         var s = try PatternSession(pattern: "1-1-1-1", cycles: 5)
@@ -183,7 +184,7 @@ struct PatternSession {
 
 /// A change that takes effect at a later boundary (pace, pattern at the next cycle) leaves every frame
 /// before it as an unchanged breath renders it, however far past the rendered frames the boundary lies.
-@Suite(.timeLimit(.minutes(10))) struct LaterBoundaryTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct LaterBoundaryTests {
     @Test(arguments: ["pace", "pattern"]) func framesBeforeTheBoundaryStayAsTheyWere(change: String) throws {
         var o = BreathOptions()
         o.length = .cycles(2)
@@ -202,7 +203,7 @@ struct PatternSession {
 
 
 /// A pattern change that would make the session pass 24 hours is refused, as `--cycles` of it would be.
-@Suite(.timeLimit(.minutes(10))) struct PatternLengthTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct PatternLengthTests {
     @Test func aPatternThatMakesTheSessionTooLongIsRefused() throws {
         var o = BreathOptions()
         o.length = .cycles(40_000)  // 22.2 hours of 1-0-1

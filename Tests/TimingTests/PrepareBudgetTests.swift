@@ -7,8 +7,9 @@ import MotorSession
 import SimBoard
 import Testing
 import TimingBench
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10))) struct PrepareBudgetTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct PrepareBudgetTests {
     /// Seeds 1...20 on the benchmark's 16 +- 8 ms link: every prepare within 300 ms (issue 16's goal; when
     /// the sync waited for its estimate to settle, 218-361 ms), each with at least `clockSamples` exchanges.
     @Test func prepareOnTheBenchmarkLinkTakesAtMost300Ms() throws {

@@ -6,8 +6,9 @@ import Breath
 import SimBoard
 import Testing
 import TimingBench
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10))) struct RateUnknownLimitTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct RateUnknownLimitTests {
     /// Bounds 10 above and 2 below the truth at host times 0 and 100: the lines between them reach 10 and -2
     /// at 100, and 22 and -14 at 200 (extrapolated twice as far); the middle is 4 ns off either way.
     @Test func handSolvedCases() {

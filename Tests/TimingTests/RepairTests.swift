@@ -8,8 +8,9 @@ import MotorSession
 import MotorWire
 import SimBoard
 import Testing
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10))) struct RepairTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct RepairTests {
     @Test func aGapNakResendsJustTheHoleOnce() throws {
         var l = LinkImpairments()
         l.latencyNs = 5_000_000

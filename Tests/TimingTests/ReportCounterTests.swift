@@ -9,8 +9,9 @@ import MotorWire
 import SimBoard
 import Testing
 import TimingBench
+import TestSupport
 
-@Suite(.timeLimit(.minutes(5))) struct ReportCounterTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct ReportCounterTests {
     /// The board's own counters, read from the simulated board (not through STATUS).
     func boardCounters(_ world: SimWorld) -> Status { world.board.status(ackSeq: 0, now: 0) }
 

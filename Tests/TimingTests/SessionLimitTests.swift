@@ -7,8 +7,9 @@ import Breath
 import SimBoard
 import Testing
 @testable import TimingBench
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10))) struct SessionLimitTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct SessionLimitTests {
     /// Random constraint sets (seeded), points added in x order: the ternary-searched range equals the
     /// vertex enumeration's (RateUnknownLimit.range, itself checked against hand-solved cases).
     @Test func theRangeEqualsTheBruteForce() {

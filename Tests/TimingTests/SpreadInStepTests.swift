@@ -8,8 +8,9 @@ import MotorSession
 import SimBoard
 import Testing
 import TimingBench
+import TestSupport
 
-@Suite(.timeLimit(.minutes(10))) struct SpreadInStepTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct SpreadInStepTests {
     /// Three boards at 0, 0.5 and 1 along a belt: clocks -5 %, 0, +3 % on three links, as InStepTests' are.
     static func belt(seed: UInt64) throws -> [EnsembleBoard] {
         var boards = try InStepTests.boards(seed: seed)
