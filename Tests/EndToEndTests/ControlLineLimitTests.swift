@@ -48,6 +48,7 @@ import Testing
         defer { gate.release() }
         let host = Process()
         host.executableURL = motorbreathBinary
+        host.environment = testEnvironment()
         host.arguments = ["--simulate", "--pattern", "2-0-2", "--loop", "--control", "-"]
         let input = Pipe(), output = Pipe()
         host.standardInput = input

@@ -139,6 +139,7 @@ func run(_ arguments: [String]) async throws -> (status: Int32, stdout: String, 
     @Test func writeErrorsOnStandardOutputFail() throws {
         let p = Process()
         p.executableURL = motorbreathBinary
+        p.environment = testEnvironment()
         p.arguments = ["render", "--pattern", "box"]
         p.standardOutput = FileHandle(forWritingAtPath: "/dev/full")
         let err = Pipe()

@@ -70,6 +70,7 @@ final class SimBoardProcess {
         gate = gated ? RealTimeGate() : nil
         driveLog = FileManager.default.temporaryDirectory.appendingPathComponent("drive-\(UUID().uuidString).log")
         process.executableURL = motorbreathBinary
+        process.environment = testEnvironment()
         process.arguments = ["sim-board", "--drive-log", driveLog.path] + arguments + (echo ? ["--echo"] : [])
         let out = Pipe()
         process.standardOutput = out

@@ -139,6 +139,7 @@ import Testing
             let p = Process()
             p.executableURL = URL(fileURLWithPath: "/bin/sh")
             p.arguments = ["-c", command]
+            p.environment = testEnvironment()
             p.standardError = FileHandle.nullDevice
             try p.run()
             p.waitUntilExit()

@@ -12,6 +12,7 @@ import Testing
     func startHost(_ pty: String, _ arguments: [String] = ["--quiet", "--pattern", "4-0-4"]) throws -> Process {
         let p = Process()
         p.executableURL = motorbreathBinary
+        p.environment = testEnvironment()
         p.arguments = arguments + ["--port", pty]
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice

@@ -3,6 +3,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import Foundation
+import TestSupport
 
 struct TmuxError: Error, CustomStringConvertible {
     var description: String
@@ -24,7 +25,8 @@ final class TmuxPane {
         let script = directory.appendingPathComponent("script.sh")
         try text.write(to: script, atomically: true, encoding: .utf8)
         try tmux(["-f", "/dev/null", "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)",
-                  "-e", "PANE_DIR=\(directory.path)", "exec sh '\(script.path)'"])
+                  "-e", "PANE_DIR=\(directory.path)", "-e", "XDG_CONFIG_HOME=\(testConfigHome.path)",
+                  "exec sh '\(script.path)'"])
     }
 
     /// Stops the server and everything running in it.

@@ -14,6 +14,7 @@ func run(_ program: String, _ arguments: [String], timeout: Double) throws -> (s
     let p = Process()
     p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     p.arguments = [program] + arguments
+    p.environment = testEnvironment()  // and so the motorbreath the script starts
     let out = FileManager.default.temporaryDirectory.appendingPathComponent("serve-out-\(UUID().uuidString)")
     let err = FileManager.default.temporaryDirectory.appendingPathComponent("serve-err-\(UUID().uuidString)")
     _ = FileManager.default.createFile(atPath: out.path, contents: nil)
@@ -37,6 +38,7 @@ struct ServePageTests {
     @Test func scheduleAgreesWithTheBoardWithin2ms() throws {
         let board = Process()
         board.executableURL = motorbreathBinary
+        board.environment = testEnvironment()
         board.arguments = ["sim-board", "--drift-ppm", "300"]
         let pipe = Pipe()
         board.standardOutput = pipe
@@ -48,6 +50,7 @@ struct ServePageTests {
         defer { try? FileManager.default.removeItem(at: events) }
         let play = Process()
         play.executableURL = motorbreathBinary
+        play.environment = testEnvironment()
         play.arguments = ["--port", pty, "--pattern", "1.5-0.5-2-1", "--cycles", "4", "--control", "-", "--quiet"]
         let commands = Pipe()
         play.standardInput = commands
@@ -97,6 +100,7 @@ struct ServePageTests {
         defer { try? FileManager.default.removeItem(at: log) }
         let board = Process()
         board.executableURL = motorbreathBinary
+        board.environment = testEnvironment()
         board.arguments = ["sim-board", "--drive-log", log.path]
         let pipe = Pipe()
         board.standardOutput = pipe
