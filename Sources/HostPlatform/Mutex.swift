@@ -4,11 +4,21 @@
 
 import Glibc
 
-/// A non-recursive lock.
+/// A non-recursive lock. `priorityInheritance`: a thread holding it runs, while a higher-priority thread
+/// waits for it, at that thread's priority (so a real-time thread is never held up behind an ordinary one
+/// that other work keeps off the CPU).
 public final class Mutex: @unchecked Sendable {
     private var m = pthread_mutex_t()
 
-    public init() { pthread_mutex_init(&m, nil) }
+    public convenience init() { self.init(priorityInheritance: false) }
+
+    public init(priorityInheritance: Bool) {
+        var attr = pthread_mutexattr_t()
+        pthread_mutexattr_init(&attr)
+        if priorityInheritance { pthread_mutexattr_setprotocol(&attr, Int32(PTHREAD_PRIO_INHERIT)) }
+        pthread_mutex_init(&m, &attr)
+        pthread_mutexattr_destroy(&attr)
+    }
     deinit { pthread_mutex_destroy(&m) }
 
     public func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {

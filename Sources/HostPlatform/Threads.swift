@@ -21,6 +21,17 @@ public func startThread(_ body: @escaping () -> Void) -> pthread_t {
     return t
 }
 
+/// Asks the kernel to run the calling thread ahead of ordinary work (SCHED_FIFO at `priority`, low among
+/// real-time priorities): for a thread that sleeps nearly always and must wake on time whatever else the
+/// machine runs, such as the one feeding a board's failsafe. False where the kernel refuses (without
+/// CAP_SYS_NICE and with RLIMIT_RTPRIO 0, an ordinary user's default): the thread keeps its priority.
+@discardableResult
+public func runAheadOfOrdinaryWork(priority: Int32 = 10) -> Bool {
+    var param = sched_param()
+    param.sched_priority = priority
+    return pthread_setschedparam(pthread_self(), Int32(SCHED_FIFO), &param) == 0
+}
+
 /// A mutex with a condition variable on CLOCK_MONOTONIC: wait for a change, or until a deadline.
 public final class TimedCondition: @unchecked Sendable {
     private var mutex = pthread_mutex_t()

@@ -111,6 +111,27 @@ final class StampedLink: ByteLink, @unchecked Sendable {
         #expect(stallGaps.allSatisfy { $0 <= idle + 75 * Self.ms }, "stall gaps \(stallGaps.map { $0 / Self.ms }) ms")
     }
 
+    /// The thread feeding the failsafe runs ahead of ordinary work where the system allows a real-time
+    /// policy (as root, as CI runs), so other processes' work cannot keep it off the CPU; read back from the
+    /// kernel, and compared with what a scratch thread of this test is allowed.
+    @Test func theThreadRunsAheadOfOrdinaryWorkWhereAllowed() throws {
+        var allowed = false
+        let probe = startThread {
+            var param = sched_param()
+            param.sched_priority = 1
+            allowed = pthread_setschedparam(pthread_self(), Int32(SCHED_FIFO), &param) == 0
+        }
+        pthread_join(probe, nil)
+        let channel = BoardChannel(link: StampedLink())
+        try channel.send(.clockRequest(token: 1))
+        let keepAlive = try #require(KeepAlive(channel: channel, idleMs: 2000))
+        defer { keepAlive.stop() }
+        while keepAlive.threadID == 0 { sleepNs(Self.ms) }  // published once its policy is set
+        let policy = sched_getscheduler(keepAlive.threadID)
+        print("keep-alive thread policy \(policy) (SCHED_FIFO is \(SCHED_FIFO)); real-time allowed here: \(allowed)")
+        #expect(policy == (allowed ? Int32(SCHED_FIFO) : Int32(SCHED_OTHER)))
+    }
+
     /// stop() wakes the sleeping thread at once (here it would otherwise sleep 2 s), and no HEARTBEAT follows.
     @Test func stopEndsTheThreadAtOnce() throws {
         let link = StampedLink()

@@ -35,7 +35,7 @@ public final class BoardChannel: @unchecked Sendable {
     /// The host clock every timing decision reads (virtual in simulations).
     public let clock: HostClock
     private var decoder = FrameDecoder()
-    private let writeLock = Mutex()
+    private let writeLock = Mutex(priorityInheritance: true)  // the keep-alive thread may run real-time
     private var seq: UInt8 = 0
     private var pending: [BoardMessage] = []
     public private(set) var bytesSent = 0

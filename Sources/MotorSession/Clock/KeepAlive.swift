@@ -35,6 +35,11 @@ final class KeepAlive: @unchecked Sendable {
     var threadID: Int32 { idLock.withLock { id } }
 
     private func run() {
+        // Ahead of ordinary work where the system allows it: a loaded machine (builds at nice 10 on both
+        // cores) otherwise kept this thread off the CPU past a 20 ms failsafe. The channel's write lock
+        // inherits priority, so a loop thread holding it is not what keeps this one waiting. (Before the
+        // id is published: whoever reads the id sees the thread's policy settled.)
+        runAheadOfOrdinaryWork()
         idLock.withLock { id = mb_thread_id() }
         while watchdog.wait() {
             channel.keepAlive(retryNs: retryNs)
