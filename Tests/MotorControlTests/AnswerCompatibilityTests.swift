@@ -1,0 +1,25 @@
+// Every line of the corpus answered as before the messages were typed (Fixtures/answers.json, recorded
+// from the dictionary-built parser).
+// MOTORBREATH_WRITE_ANSWERS=1 writes the file from this build instead (only to record a change on purpose).
+// SPDX-License-Identifier: Apache-2.0
+
+import Foundation
+import Testing
+
+@Suite(.timeLimit(.minutes(10))) struct AnswerCompatibilityTests {
+    static let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/answers.json")
+
+    @Test func everyLineIsAnsweredAsBefore() throws {
+        let now = AnswerCorpus.lines.map(AnswerCorpus.answer)
+        if ProcessInfo.processInfo.environment["MOTORBREATH_WRITE_ANSWERS"] == "1" {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            try FileManager.default.createDirectory(at: Self.file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try encoder.encode(now).write(to: Self.file)
+            return
+        }
+        let before = try JSONDecoder().decode([Answer].self, from: Data(contentsOf: Self.file))
+        #expect(before.map(\.line) == AnswerCorpus.lines)
+        for (old, new) in zip(before, now) { #expect(old == new) }
+    }
+}
