@@ -27,20 +27,18 @@ public final class ControlHub: @unchecked Sendable {
     public var cycles: Int?
     /// In the palette, left/right change the sharpness (there is no pace to change).
     public var arrowsChangeSharpness = false
-    /// The "prepared" event, sent again to every client that connects later (so none misses what board it is).
-    public var greeting: String? {
-        get { lock.withLock { greetingLine } }
-        set { lock.withLock { greetingLine = newValue } }
-    }
-    private var greetingLine: String?
+    /// The "prepared" event as a line, sent again to every client that connects later (so none misses what
+    /// board it is); nil until ``greet(_:)``.
+    public var greeting: String? { lock.withLock { greetingEvent?.line } }
+    private var greetingEvent: PreparedEvent?
     /// Changes sent with a client's id, waiting for the event they cause (at most `awaitingLimit`, the latest).
-    private var awaiting: [(change: BreathChange, id: Any)] = []
+    private var awaiting: [(change: BreathChange, id: ControlID)] = []
     static let awaitingLimit = 1000
     /// Pattern changes the session has not yet applied or refused, with what played before each: a refused
     /// one is taken back, so `state` never names a pattern that will not play.
     private var unanswered: [(change: BreathChange, pattern: BreathPattern, bpm: Double)] = []
     /// What the session last showed (cycle, phase, link), for `state`.
-    private var sessionState: [String: Any] = [:]
+    private var sessionState: SessionStatus?
     /// Several boards in step: their names, in order (the first playing speaks for all, `leadBoard`), and where a
     /// change for every board or for one goes (`sendToBoards`). Empty: one board.
     public var boards: [String] {
@@ -69,16 +67,16 @@ public final class ControlHub: @unchecked Sendable {
     /// Each board's own intensity (`"board"` on `intensity`), 1 unless a client set it.
     private var boardIntensity: [String: Double] = [:]
     /// Changes sent to one board, waiting for that board's event (its name, the change, the client's id).
-    private var awaitingBoard: [(board: String, change: BreathChange, id: Any?)] = []
-    /// Each board's own status fields (frames, link), for `state`'s `boards`.
-    private var boardState: [String: [String: Any]] = [:]
+    private var awaitingBoard: [(board: String, change: BreathChange, id: ControlID?)] = []
+    /// Each board's own status (frames, link), for `state`'s `boards`.
+    private var boardState: [String: SessionStatus] = [:]
 
     /// The board is ready: `hello` (the `prepared` event) goes to every client now and to each that connects
     /// later, each time followed by the `state` event.
-    public func greet(_ hello: String) {
+    public func greet(_ hello: PreparedEvent) {
         greetLock.withLock {
-            greeting = hello
-            emit(hello)
+            lock.withLock { greetingEvent = hello }
+            emit(hello.line)
             emit(stateLine())
         }
     }
@@ -100,35 +98,21 @@ public final class ControlHub: @unchecked Sendable {
     private let greetLock = Mutex()
 
     /// Notes what the session shows now (the player's status, about 10 times a second), for `state`.
-    public func noteSessionState(_ fields: [String: Any]) { lock.withLock { sessionState = fields } }
+    public func noteSessionState(_ status: SessionStatus) { lock.withLock { sessionState = status } }
 
     /// Notes what one board of several shows now (its frames, its link), for `state`'s `boards`.
-    public func noteBoardState(_ board: String, _ fields: [String: Any]) { lock.withLock { boardState[board] = fields } }
+    public func noteBoardState(_ board: String, _ status: SessionStatus) { lock.withLock { boardState[board] = status } }
 
     /// The `state` event: every current value, and where the breath and the link are.
-    public func stateLine(id: Any? = nil) -> String { lock.withLock { stateLineLocked(id: id) } }
+    public func stateLine(id: ControlID? = nil) -> String { lock.withLock { stateEventLocked(id: id).line } }
 
-    private func stateLineLocked(id: Any?) -> String {
-        var f = sessionState
-        f["event"] = "state"
-        f["pattern"] = currentPattern.name
-        f["intensity"] = intensity
-        f["strength"] = min(1, baseStrength * intensity)
-        f["sharpness"] = sharpnessOffset
-        f["sharpness_effective"] = min(1, max(0, baseSharpness + sharpnessOffset))
-        if !arrowsChangeSharpness { f["bpm"] = bpm }
-        f["paused"] = paused
-        if !boardNames.isEmpty {
-            f["boards"] = boardNames.map { name -> [String: Any] in
-                var b = boardState[name] ?? [:]
-                b["name"] = name
-                b["intensity"] = boardIntensity[name] ?? 1
-                b["strength"] = strength(of: name)
-                return b
-            }
-        }
-        if let id { f["id"] = id }
-        return ControlEvents.line(f)
+    private func stateEventLocked(id: ControlID?) -> StateEvent {
+        StateEvent(pattern: currentPattern.name, intensity: intensity, strength: min(1, baseStrength * intensity),
+                   sharpness: sharpnessOffset, sharpnessEffective: min(1, max(0, baseSharpness + sharpnessOffset)),
+                   bpm: arrowsChangeSharpness ? nil : bpm, paused: paused, status: sessionState,
+                   boards: boardNames.isEmpty ? nil : boardNames.map {
+                       BoardState(name: $0, intensity: boardIntensity[$0] ?? 1, strength: strength(of: $0), status: boardState[$0])
+                   }, id: id)
     }
 
     /// The strength board `name` plays at: base x the session's intensity x its own (under the lock).
@@ -170,7 +154,7 @@ public final class ControlHub: @unchecked Sendable {
 
     /// Makes `command`; returns the error line to answer with, if any.
     @discardableResult
-    public func handle(_ command: ControlCommand, id: Any? = nil) -> String? {
+    public func handle(_ command: ControlCommand, id: ControlID? = nil) -> String? {
         // An app's command (the parser refuses these already): a value that is not a finite number would
         // make the strength NaN and trap the live line's percent (Int(NaN)); answered as the parser would.
         let value: (name: String, field: String, v: Double, range: String)? = switch command {
@@ -181,9 +165,7 @@ public final class ControlHub: @unchecked Sendable {
         default: nil
         }
         if let value, !value.v.isFinite {
-            var f: [String: Any] = ["event": "error", "message": "\(value.name): \"\(value.field)\" must be a finite number in \(value.range)"]
-            if let id { f["id"] = id }
-            return ControlEvents.line(f)
+            return ErrorEvent(message: "\(value.name): \"\(value.field)\" must be a finite number in \(value.range)", id: id).line
         }
         return lock.withLock {
             func send(_ change: BreathChange) {
@@ -214,9 +196,7 @@ public final class ControlHub: @unchecked Sendable {
                 guard boardNames.contains(name), let route = sendToBoards else {
                     let why = boardNames.isEmpty ? "names one of several boards playing in step; this session plays one"
                         : "must be one of the boards: \(boardNames.joined(separator: ", "))"
-                    var f: [String: Any] = ["event": "error", "message": "intensity: \"board\" \(why)"]
-                    if let id { f["id"] = id }
-                    return ControlEvents.line(f)
+                    return ErrorEvent(message: "intensity: \"board\" \(why)", id: id).line
                 }
                 boardIntensity[name] = v
                 let change = BreathChange.strength(strength(of: name))
@@ -228,21 +208,15 @@ public final class ControlHub: @unchecked Sendable {
                 sharpnessOffset = v
                 send(.sharpness(min(1, max(0, baseSharpness + v))))
             case .change(.pace) where arrowsChangeSharpness:
-                var f: [String: Any] = ["event": "refused", "command": "pace", "reason": "the palette plays a steady vibration: it has no pace"]
-                if let id { f["id"] = id }
-                return ControlEvents.line(f)
+                return RefusedEvent(command: "pace", reason: "the palette plays a steady vibration: it has no pace", id: id).line
             case .state:
-                return stateLineLocked(id: id)
+                return stateEventLocked(id: id).line
             case .patterns:
                 return ControlEvents.patterns(id: id)
             case .clock:
-                var f: [String: Any] = ["event": "clock", "unix_ms": ControlEvents.wallClock(agoNs: 0).unixMs]
-                if let id { f["id"] = id }
-                return ControlEvents.line(f)
+                return ClockEvent(unixMs: ControlEvents.wallClock(agoNs: 0).unixMs, id: id).line
             case .change(.pattern) where arrowsChangeSharpness:
-                var f: [String: Any] = ["event": "refused", "command": "pattern", "reason": "the palette plays a steady vibration: it has no pattern"]
-                if let id { f["id"] = id }
-                return ControlEvents.line(f)
+                return RefusedEvent(command: "pattern", reason: "the palette plays a steady vibration: it has no pattern", id: id).line
             case .change(.finishAfterThisBreath) where arrowsChangeSharpness:
                 inbox.requestStop()  // the palette's one long phase never ends by itself: finish ends it now
             case .change(let change):
@@ -255,7 +229,7 @@ public final class ControlHub: @unchecked Sendable {
                     unanswered.append((change, currentPattern, bpm))
                     currentPattern = p
                     bpm = 60 / p.cycleSeconds
-                    greetingLine = greetingLine.map { ControlEvents.renamingPattern($0, to: p.name) }
+                    greetingEvent?.pattern = p.name
                 default: break
                 }
                 send(change)
@@ -281,67 +255,80 @@ public final class ControlHub: @unchecked Sendable {
         case .applied(let change, _, _, _, _), .refused(let change, _): change
         case .phase: nil
         }
-        let own: (board: String, change: BreathChange, id: Any?)? = lock.withLock {
+        let own: (board: String, change: BreathChange, id: ControlID?)? = lock.withLock {
             guard let caused, let i = awaitingBoard.firstIndex(where: { $0.board == board && $0.change == caused }) else { return nil }
             return awaitingBoard.remove(at: i)
         }
         if let own {
-            var fields = ControlEvents.fields(event, nowNs: nowNs)
-            fields["board"] = board
-            if let id = own.id { fields["id"] = id }
-            if case .applied(.strength(let s), _, _, _, _) = event {
-                lock.withLock {
-                    fields["value"] = boardIntensity[board] ?? 1
-                    fields["effective"] = s
-                    fields["base"] = baseStrength
-                    fields["intensity"] = intensity
+            switch ControlEvents.message(for: event, nowNs: nowNs) {
+            case .applied(var e):
+                e.board = board
+                e.id = own.id
+                if case .strength(let s) = own.change {
+                    lock.withLock {
+                        e.value = boardIntensity[board] ?? 1
+                        e.effective = s
+                        e.base = baseStrength
+                        e.intensity = intensity
+                    }
                 }
+                return e.line
+            case .refused(var e):
+                e.board = board
+                e.id = own.id
+                return e.line
+            case .phase(let e):
+                return e.line
             }
-            return ControlEvents.line(fields)
         }
         guard board == leadBoard else { return nil }
         return lineFields(for: event, nowNs: nowNs)
     }
 
     private func lineFields(for event: SessionEvent, nowNs: UInt64) -> String {
-        var fields = ControlEvents.fields(event, nowNs: nowNs)
+        let message = ControlEvents.message(for: event, nowNs: nowNs)
         let caused: BreathChange? = switch event {
         case .applied(let change, _, _, _, _), .refused(let change, _): change
         case .phase: nil
         }
-        if let caused {
-            lock.withLock {
-                if let i = awaiting.firstIndex(where: { $0.change == caused }) {
-                    fields["id"] = awaiting[i].id
-                    awaiting.remove(at: i)
-                }
-                if let i = unanswered.firstIndex(where: { $0.change == caused }) {
-                    let before = unanswered.remove(at: i)
-                    // Refused, and nothing asked since: the pattern playing is still the one before it.
-                    if case .refused = event, case .pattern(let p, _) = caused, currentPattern == p, unanswered.isEmpty {
-                        currentPattern = before.pattern
-                        bpm = before.bpm
-                        greetingLine = greetingLine.map { ControlEvents.renamingPattern($0, to: before.pattern.name) }
-                    }
+        guard let caused else { return message.line }
+        return lock.withLock {
+            var id: ControlID?
+            if let i = awaiting.firstIndex(where: { $0.change == caused }) {
+                id = awaiting[i].id
+                awaiting.remove(at: i)
+            }
+            if let i = unanswered.firstIndex(where: { $0.change == caused }) {
+                let before = unanswered.remove(at: i)
+                // Refused, and nothing asked since: the pattern playing is still the one before it.
+                if case .refused = event, case .pattern(let p, _) = caused, currentPattern == p, unanswered.isEmpty {
+                    currentPattern = before.pattern
+                    bpm = before.bpm
+                    greetingEvent?.pattern = before.pattern.name
                 }
             }
-        }
-        if case .applied(let change, _, _, _, _) = event {
-            lock.withLock {
-                switch change {
+            switch message {
+            case .applied(var e):
+                e.id = id
+                switch caused {
                 case .strength(let s):
-                    fields["value"] = intensity
-                    fields["effective"] = s
-                    fields["base"] = baseStrength
+                    e.value = intensity
+                    e.effective = s
+                    e.base = baseStrength
                 case .sharpness(let s):
-                    fields["value"] = sharpnessOffset
-                    fields["effective"] = s
-                    fields["base"] = baseSharpness
+                    e.value = sharpnessOffset
+                    e.effective = s
+                    e.base = baseSharpness
                 default: break
                 }
+                return e.line
+            case .refused(var e):
+                e.id = id
+                return e.line
+            case .phase(let e):
+                return e.line
             }
         }
-        return ControlEvents.line(fields)
     }
 
     /// A line of the control protocol from a program; the error line to answer with, if any.
@@ -352,9 +339,7 @@ public final class ControlHub: @unchecked Sendable {
         do {
             return handle(try ControlCommand.parse(line, pattern: pattern, cycles: cycles), id: id)
         } catch {
-            var f: [String: Any] = ["event": "error", "message": "\(error)"]
-            if let id { f["id"] = id }
-            return ControlEvents.line(f)
+            return ErrorEvent(message: error.description, id: id).line
         }
     }
 
