@@ -1,6 +1,6 @@
 // docs/control.md's field tables against the message types, both ways: every field of every type has its
 // row (type, required, range or values as the type declares them), every row names a field of a type, and
-// the doc's transcript reads as the types and prints back byte for byte.
+// the doc's transcript and the page's recorded sessions read as the types and print back byte for byte.
 // SPDX-License-Identifier: Apache-2.0
 
 import Foundation
@@ -113,6 +113,16 @@ import Testing
             #expect(event.line == line + "\n")
         }
         #expect(seen == Set(ControlEvents.names))
+    }
+
+    /// The page's recorded sessions (Tests/Browser/fixtures, fed to its schedule under node) are events of
+    /// this build: each line reads as its type and prints back the same.
+    @Test(arguments: ["pace-race.jsonl", "pace-then-pattern.jsonl"])
+    func thePagesFixturesAreTheTypes(name: String) throws {
+        let text = try repoText("Tests/Browser/fixtures/\(name)")
+        let lines = text.split(separator: "\n").map(String.init).filter { $0.hasPrefix("{") }
+        #expect(lines.count >= 15)
+        for line in lines { #expect(try ControlMessages.event(from: line).line == line + "\n") }
     }
 
     /// The `backticked` words of a cell, in order.
