@@ -9,40 +9,44 @@ import Breath
 public struct ErrorEvent: ControlEventMessage {
     public static let event = "error"
     public var message: String
-    public var report: JSONValue?
+    public var report: ControlJSON?
     public var id: ControlID?
-    public init(message: String, report: JSONValue? = nil, id: ControlID? = nil) { self.message = message; self.report = report; self.id = id }
+    public init(message: String, report: ControlJSON? = nil, id: ControlID? = nil) { self.message = message; self.report = report; self.id = id }
 }
 
 /// `patterns`: every preset, in order, its phases in seconds and its cycle's length.
 public struct PatternsEvent: ControlEventMessage {
     public static let event = "patterns"
-    public var patterns: [PresetPattern]
+    public var patterns: [Pattern]
     public var id: ControlID?
-    public init(patterns: [PresetPattern], id: ControlID? = nil) { self.patterns = patterns; self.id = id }
+    public init(patterns: [Pattern], id: ControlID? = nil) { self.patterns = patterns; self.id = id }
 
     /// The presets this build has.
     public static func presets(id: ControlID? = nil) -> PatternsEvent {
         PatternsEvent(patterns: BreathPattern.presets.map {
-            PresetPattern(name: $0.name, phases: $0.phases.map { PresetPhase(phase: $0.kind, seconds: $0.seconds) }, cycleSeconds: $0.cycleSeconds)
+            Pattern(name: $0.name, phases: $0.phases.map { Phase(phase: $0.kind, seconds: $0.seconds) }, cycleSeconds: $0.cycleSeconds)
         }, id: id)
     }
 }
 
-/// One preset in `patterns`.
-public struct PresetPattern: Codable, Sendable, Equatable {
-    public var name: String
-    public var phases: [PresetPhase]
-    public var cycleSeconds: Double
-    public init(name: String, phases: [PresetPhase], cycleSeconds: Double) { self.name = name; self.phases = phases; self.cycleSeconds = cycleSeconds }
-    enum CodingKeys: String, CodingKey { case name, phases, cycleSeconds = "cycle_seconds" }
+extension PatternsEvent {
+    /// One preset in `patterns`.
+    public struct Pattern: Codable, Sendable, Equatable {
+        public var name: String
+        public var phases: [Phase]
+        public var cycleSeconds: Double
+        public init(name: String, phases: [Phase], cycleSeconds: Double) { self.name = name; self.phases = phases; self.cycleSeconds = cycleSeconds }
+        enum CodingKeys: String, CodingKey { case name, phases, cycleSeconds = "cycle_seconds" }
+    }
 }
 
-/// One phase of a preset: its kind and length.
-public struct PresetPhase: Codable, Sendable, Equatable {
-    public var phase: BreathPhase
-    public var seconds: Double
-    public init(phase: BreathPhase, seconds: Double) { self.phase = phase; self.seconds = seconds }
+extension PatternsEvent {
+    /// One phase of a preset: its kind and length.
+    public struct Phase: Codable, Sendable, Equatable {
+        public var phase: BreathPhase
+        public var seconds: Double
+        public init(phase: BreathPhase, seconds: Double) { self.phase = phase; self.seconds = seconds }
+    }
 }
 
 /// `clock`: the host's wall clock when it answered, Unix milliseconds.
@@ -65,8 +69,8 @@ public struct FileEvent: ControlEventMessage {
     public var name: String
     public var state: FileState
     public var durationS: Double
-    public var report: JSONValue?
-    public init(name: String, state: FileState, durationS: Double, report: JSONValue? = nil) {
+    public var report: ControlJSON?
+    public init(name: String, state: FileState, durationS: Double, report: ControlJSON? = nil) {
         self.name = name; self.state = state; self.durationS = durationS; self.report = report
     }
     enum CodingKeys: String, CodingKey { case name, state, durationS = "duration_s", report }
@@ -82,6 +86,6 @@ public struct DroppedEvent: ControlEventMessage {
 /// `finished`: the session ended, the motor is off; its report (as `--json` prints it).
 public struct FinishedEvent: ControlEventMessage {
     public static let event = "finished"
-    public var report: JSONValue
-    public init(report: JSONValue) { self.report = report }
+    public var report: ControlJSON
+    public init(report: ControlJSON) { self.report = report }
 }

@@ -36,8 +36,9 @@ extension ControlCommandMessage {
         return value
     }
 
-    /// This command as one line (`"command"` and its fields, keys sorted).
-    public var line: String { ControlWire.line(self, key: "command", name: Self.command) }
+    /// This command as one line (`"command"` and its fields, keys sorted), with the client's `id` if given:
+    /// what a Swift client sends.
+    public func line(id: ControlID? = nil) -> String { ControlWire.line(self, key: "command", name: Self.command, id: id) }
 }
 
 /// `intensity`: a multiplier of the session's strength, 0...1; with `board`, that board's own (several

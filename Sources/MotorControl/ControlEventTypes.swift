@@ -30,10 +30,10 @@ public struct PreparedEvent: ControlEventMessage {
     public var `protocol`: Int
     public var commands: [String]
     /// Several boards in step: each one, in order (the fields above are the first board's).
-    public var boards: [PreparedBoard]?
+    public var boards: [Board]?
 
     public init(board: String, motor: String, frameRate: Int, pattern: String, protocol: Int = ControlEvents.protocolVersion,
-                commands: [String] = ControlCommand.names, boards: [PreparedBoard]? = nil) {
+                commands: [String] = ControlCommand.names, boards: [Board]? = nil) {
         self.board = board; self.motor = motor; self.frameRate = frameRate; self.pattern = pattern
         self.protocol = `protocol`; self.commands = commands; self.boards = boards
     }
@@ -42,22 +42,24 @@ public struct PreparedEvent: ControlEventMessage {
     public static var notes: [String: FieldNote] { ["motor": .oneOf(motorNames), "boards[].motor": .oneOf(motorNames)] }
 }
 
-/// One board of several in `prepared`: its name, what it is, and its place along the line.
-public struct PreparedBoard: Codable, Sendable, Equatable {
-    public var name: String
-    public var board: String
-    public var motor: String
-    /// Its place along the line, 0...1.
-    public var at: Double?
-    /// Its `--actuator` strength.
-    public var strength: Double?
-    public var offsetMs: Int?
+extension PreparedEvent {
+    /// One board of several in `prepared`: its name, what it is, and its place along the line.
+    public struct Board: Codable, Sendable, Equatable {
+        public var name: String
+        public var board: String
+        public var motor: String
+        /// Its place along the line, 0...1.
+        public var at: Double?
+        /// Its `--actuator` strength.
+        public var strength: Double?
+        public var offsetMs: Int?
 
-    public init(name: String, board: String, motor: String, at: Double? = nil, strength: Double? = nil, offsetMs: Int? = nil) {
-        self.name = name; self.board = board; self.motor = motor; self.at = at; self.strength = strength; self.offsetMs = offsetMs
+        public init(name: String, board: String, motor: String, at: Double? = nil, strength: Double? = nil, offsetMs: Int? = nil) {
+            self.name = name; self.board = board; self.motor = motor; self.at = at; self.strength = strength; self.offsetMs = offsetMs
+        }
+
+        enum CodingKeys: String, CodingKey { case name, board, motor, at, strength, offsetMs = "offset_ms" }
     }
-
-    enum CodingKeys: String, CodingKey { case name, board, motor, at, strength, offsetMs = "offset_ms" }
 }
 
 /// Where a playing session is, as the player last showed it (about 10 times a second): what a `state`
@@ -108,11 +110,11 @@ public struct StateEvent: ControlEventMessage {
     public var phase: BreathPhase?
     public var phaseRemainingS: Double?
     /// Several boards in step: each board's own values.
-    public var boards: [BoardState]?
+    public var boards: [Board]?
     public var id: ControlID?
 
     public init(pattern: String, intensity: Double, strength: Double, sharpness: Double, sharpnessEffective: Double,
-                bpm: Double?, paused: Bool, status: SessionStatus? = nil, boards: [BoardState]? = nil, id: ControlID? = nil) {
+                bpm: Double?, paused: Bool, status: SessionStatus? = nil, boards: [Board]? = nil, id: ControlID? = nil) {
         self.pattern = pattern; self.intensity = intensity; self.strength = strength; self.sharpness = sharpness
         self.sharpnessEffective = sharpnessEffective; self.bpm = bpm; self.paused = paused; self.boards = boards; self.id = id
         if let status {
@@ -129,31 +131,33 @@ public struct StateEvent: ControlEventMessage {
     }
 }
 
-/// One board of several in `state`: its own intensity and strength and, once playing, its link.
-public struct BoardState: Codable, Sendable, Equatable {
-    public var name: String
-    /// Its own intensity (1 unless a client set it).
-    public var intensity: Double
-    /// Base x the session's intensity x its own.
-    public var strength: Double
-    public var board: String?
-    public var framesPlayed: Int?
-    public var framesTotal: Int?
-    public var link: String?
-    public var retransmits: Int?
-    public var rttUs: Double?
+extension StateEvent {
+    /// One board of several in `state`: its own intensity and strength and, once playing, its link.
+    public struct Board: Codable, Sendable, Equatable {
+        public var name: String
+        /// Its own intensity (1 unless a client set it).
+        public var intensity: Double
+        /// Base x the session's intensity x its own.
+        public var strength: Double
+        public var board: String?
+        public var framesPlayed: Int?
+        public var framesTotal: Int?
+        public var link: String?
+        public var retransmits: Int?
+        public var rttUs: Double?
 
-    public init(name: String, intensity: Double, strength: Double, status: SessionStatus? = nil) {
-        self.name = name; self.intensity = intensity; self.strength = strength
-        if let status {
-            board = status.board; framesPlayed = status.framesPlayed; framesTotal = status.framesTotal
-            link = status.link; retransmits = status.retransmits; rttUs = status.rttUs
+        public init(name: String, intensity: Double, strength: Double, status: SessionStatus? = nil) {
+            self.name = name; self.intensity = intensity; self.strength = strength
+            if let status {
+                board = status.board; framesPlayed = status.framesPlayed; framesTotal = status.framesTotal
+                link = status.link; retransmits = status.retransmits; rttUs = status.rttUs
+            }
         }
-    }
 
-    enum CodingKeys: String, CodingKey {
-        case name, intensity, strength, board, framesPlayed = "frames_played", framesTotal = "frames_total", link, retransmits
-        case rttUs = "rtt_us"
+        enum CodingKeys: String, CodingKey {
+            case name, intensity, strength, board, framesPlayed = "frames_played", framesTotal = "frames_total", link, retransmits
+            case rttUs = "rtt_us"
+        }
     }
 }
 

@@ -156,7 +156,7 @@ public enum ControlEvents {
 
     /// A report (or any `Encodable`) as the JSON value an event carries; an empty object if it cannot be
     /// written (a non-finite number).
-    public static func report(_ value: some Encodable) -> JSONValue { (try? JSONValue(encoding: value)) ?? .object([:]) }
+    public static func report(_ value: some Encodable) -> ControlJSON { (try? ControlJSON(encoding: value)) ?? .object([:]) }
 
     /// The first event: the board is ready; the protocol version and the commands this build takes.
     public static func prepared(_ prepared: Prepared, pattern: String) -> PreparedEvent {
@@ -171,7 +171,7 @@ public enum ControlEvents {
         guard let first = boards.first else { return nil }
         var e = prepared(first.prepared, pattern: pattern)
         e.boards = boards.map {
-            PreparedBoard(name: $0.name, board: $0.prepared.info.displayName, motor: motorName($0.prepared),
+            PreparedEvent.Board(name: $0.name, board: $0.prepared.info.displayName, motor: motorName($0.prepared),
                           at: $0.place?.at, strength: $0.place?.strength, offsetMs: $0.place?.offsetMs)
         }
         return e

@@ -60,9 +60,9 @@ extension ControlEventMessage {
 /// docs/control.schema.json: every command and event as a JSON Schema, made from the types.
 public enum ControlSchema {
     /// The schema document.
-    public static var document: JSONValue {
+    public static var document: ControlJSON {
         let messages = ControlMessageShape.all
-        var defs: [String: JSONValue] = [:]
+        var defs: [String: ControlJSON] = [:]
         for m in messages { defs["\(m.kind).\(m.name)"] = object(m) }
         for kind in ["command", "event"] {
             defs[kind] = ["oneOf": .array(messages.filter { $0.kind == kind }.map { ["$ref": .string("#/$defs/\(kind).\($0.name)")] })]
@@ -81,12 +81,12 @@ public enum ControlSchema {
 
     /// The document as docs/control.schema.json holds it: indented, keys sorted, a newline at the end.
     public static var text: String {
-        let encoder = JSONValue.encoder
+        let encoder = ControlJSON.encoder
         encoder.outputFormatting.insert(.prettyPrinted)
         return String(decoding: (try? encoder.encode(document)) ?? Data(), as: UTF8.self) + "\n"
     }
 
-    static func object(_ m: ControlMessageShape) -> JSONValue {
+    static func object(_ m: ControlMessageShape) -> ControlJSON {
         var schema = node(.object(m.fields), path: "", notes: m.notes)
         guard case .object(var o) = schema, case .object(var properties) = o["properties"] ?? [:],
               case .array(let required) = o["required"] ?? [] else { return schema }
@@ -98,14 +98,14 @@ public enum ControlSchema {
         return schema
     }
 
-    static func node(_ shape: WireShape, path: String, notes: [String: FieldNote]) -> JSONValue {
-        var o: [String: JSONValue]
+    static func node(_ shape: WireShape, path: String, notes: [String: FieldNote]) -> ControlJSON {
+        var o: [String: ControlJSON]
         switch shape {
         case .string: o = ["type": "string"]
         case .number: o = ["type": "number"]
         case .integer: o = ["type": "integer"]
         case .boolean: o = ["type": "boolean"]
-        case .oneOf(let values): o = ["type": "string", "enum": .array(values.map(JSONValue.string))]
+        case .oneOf(let values): o = ["type": "string", "enum": .array(values.map(ControlJSON.string))]
         case .stringOrNumber: o = ["type": ["string", "number"]]
         case .anyObject: o = ["type": "object"]
         case .array(let element): o = ["type": "array", "items": node(element, path: path + "[]", notes: notes)]
@@ -124,7 +124,7 @@ public enum ControlSchema {
             o["minimum"] = .number(r.lowerBound)
             o["maximum"] = .number(r.upperBound)
         case .oneOf(let values):
-            o["enum"] = .array(values.map(JSONValue.string))
+            o["enum"] = .array(values.map(ControlJSON.string))
         case nil: break
         }
         return .object(o)

@@ -30,23 +30,25 @@ struct WireKey: CodingKey {
     init?(intValue: Int) { nil }
 }
 
-/// A message with its name field (`"command":"pause"`, `"event":"phase"`) beside its own.
+/// A message with its name field (`"command":"pause"`, `"event":"phase"`) beside its own, and a command's id.
 struct Named<Message: Encodable>: Encodable {
     let key: String
     let name: String
     let message: Message
+    var id: ControlID?
 
     func encode(to encoder: any Encoder) throws {
         try message.encode(to: encoder)
         var c = encoder.container(keyedBy: WireKey.self)
         try c.encode(name, forKey: WireKey(key))
+        if let id { try c.encode(id, forKey: WireKey("id")) }
     }
 }
 
 enum ControlWire {
     /// `message` as one line: compact, keys sorted, with its name field; newline-terminated.
-    static func line(_ message: some Encodable, key: String, name: String) -> String {
-        let data = (try? JSONValue.encoder.encode(Named(key: key, name: name, message: message))) ?? Data()
+    static func line(_ message: some Encodable, key: String, name: String, id: ControlID? = nil) -> String {
+        let data = (try? ControlJSON.encoder.encode(Named(key: key, name: name, message: message, id: id))) ?? Data()
         return String(decoding: data, as: UTF8.self) + "\n"
     }
 
@@ -77,7 +79,7 @@ enum ControlWire {
             name = try? c.decode(String.self, forKey: WireKey(key))
             if c.contains(WireKey("id")), (try? c.decodeNil(forKey: WireKey("id"))) != true {
                 id = try? c.decode(ControlID.self, forKey: WireKey("id"))
-                idUnreadable = id == nil && (try? c.decode(JSONValue.self, forKey: WireKey("id"))) == nil
+                idUnreadable = id == nil && (try? c.decode(ControlJSON.self, forKey: WireKey("id"))) == nil
             }
         }
 

@@ -180,7 +180,7 @@ public struct SteeringState: Equatable, Sendable {
         StateEvent(pattern: pattern.name, intensity: intensity, strength: strength, sharpness: sharpnessOffset,
                    sharpnessEffective: sharpness, bpm: steady ? nil : bpm, paused: paused, status: status,
                    boards: boards.isEmpty ? nil : boards.map {
-                       BoardState(name: $0, intensity: boardIntensity[$0] ?? 1, strength: strength(of: $0), status: boardStatus[$0])
+                       StateEvent.Board(name: $0, intensity: boardIntensity[$0] ?? 1, strength: strength(of: $0), status: boardStatus[$0])
                    }, id: id)
     }
 }

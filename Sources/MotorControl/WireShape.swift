@@ -60,9 +60,9 @@ extension ControlID: WireLeaf {
     static var wireShape: WireShape { .stringOrNumber }
     static var wireSample: ControlID { .integer(0) }
 }
-extension JSONValue: WireLeaf {
+extension ControlJSON: WireLeaf {
     static var wireShape: WireShape { .anyObject }
-    static var wireSample: JSONValue { .object([:]) }
+    static var wireSample: ControlJSON { .object([:]) }
 }
 
 /// What the recorder saw of one value: an object's fields, or an array's element.

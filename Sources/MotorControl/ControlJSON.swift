@@ -6,14 +6,14 @@ import Foundation
 
 /// Any JSON value, `Codable` both ways. Integers stay integers (a frame count prints as `75`, not `75.0`);
 /// objects print with sorted keys, so one value always prints the same.
-public enum JSONValue: Codable, Equatable, Sendable {
+public enum ControlJSON: Codable, Equatable, Sendable {
     case null
     case bool(Bool)
     case integer(Int64)
     case number(Double)
     case string(String)
-    case array([JSONValue])
-    case object([String: JSONValue])
+    case array([ControlJSON])
+    case object([String: ControlJSON])
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()
@@ -22,8 +22,8 @@ public enum JSONValue: Codable, Equatable, Sendable {
         else if let i = try? c.decode(Int64.self) { self = .integer(i) }
         else if let d = try? c.decode(Double.self) { self = .number(d) }
         else if let s = try? c.decode(String.self) { self = .string(s) }
-        else if let a = try? c.decode([JSONValue].self) { self = .array(a) }
-        else { self = .object(try c.decode([String: JSONValue].self)) }
+        else if let a = try? c.decode([ControlJSON].self) { self = .array(a) }
+        else { self = .object(try c.decode([String: ControlJSON].self)) }
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -41,14 +41,14 @@ public enum JSONValue: Codable, Equatable, Sendable {
 
     /// `value` as a JSON value, through its `Encodable` conformance (an object for a struct).
     public init(encoding value: some Encodable) throws {
-        self = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(value))
+        self = try JSONDecoder().decode(ControlJSON.self, from: JSONEncoder().encode(value))
     }
 
     /// This value as compact JSON text, keys sorted, slashes as they are.
-    public var text: String { String(decoding: (try? JSONValue.encoder.encode(self)) ?? Data(), as: UTF8.self) }
+    public var text: String { String(decoding: (try? ControlJSON.encoder.encode(self)) ?? Data(), as: UTF8.self) }
 
     /// The object's fields (nil for any other value).
-    public var object: [String: JSONValue]? { if case .object(let o) = self { o } else { nil } }
+    public var object: [String: ControlJSON]? { if case .object(let o) = self { o } else { nil } }
 
     /// The string (nil for any other value).
     public var string: String? { if case .string(let s) = self { s } else { nil } }
@@ -70,12 +70,12 @@ public enum JSONValue: Codable, Equatable, Sendable {
     }
 }
 
-extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
+extension ControlJSON: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
     ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
     public init(stringLiteral value: String) { self = .string(value) }
     public init(integerLiteral value: Int64) { self = .integer(value) }
     public init(floatLiteral value: Double) { self = .number(value) }
     public init(booleanLiteral value: Bool) { self = .bool(value) }
-    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
-    public init(dictionaryLiteral elements: (String, JSONValue)...) { self = .object(Dictionary(uniqueKeysWithValues: elements)) }
+    public init(arrayLiteral elements: ControlJSON...) { self = .array(elements) }
+    public init(dictionaryLiteral elements: (String, ControlJSON)...) { self = .object(Dictionary(uniqueKeysWithValues: elements)) }
 }
