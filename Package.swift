@@ -129,6 +129,9 @@ let package = Package(
         ),
         // `motorbreath serve`: the guard's rules (fast), the page's schedule against a board and the page in
         // headless Chromium (real time; node, python3 with selenium, chromium and chromium-driver: .ci/install).
+        // The control protocol's messages on their own: the typed commands and events, docs/control.md's
+        // field tables and docs/control.schema.json against them, answers unchanged by the typing (CPU only).
+        .testTarget(name: "MotorControlTests", dependencies: ["TestSupport", "MotorControl", "MotorSession", "Breath"], exclude: ["Fixtures"]),
         .testTarget(name: "ServeTests", dependencies: ["BreathWeb", "MotorControl", "MotorSession", "Breath", "TestSupport"]),
         .testTarget(
             name: "EndToEndTests",

@@ -143,14 +143,14 @@ struct HubSocket: WSHandler {
                         continue loop
                     }
                     if (message?.count ?? 0) > Self.maxMessageBytes {
-                        queue.send(ControlEvents.line(["event": "error", "message": LineReader.tooLongMessage]))
+                        queue.send(ErrorEvent(message: LineReader.tooLongMessage).line)
                         message = nil
                     }
                     guard frame.fin, let whole = message else { continue }
                     message = nil
                     for line in String(decoding: whole, as: UTF8.self).split(whereSeparator: \.isNewline) where !line.isEmpty {
                         if line.utf8.count > LineReader.limit {
-                            queue.send(ControlEvents.line(["event": "error", "message": LineReader.tooLongMessage]))
+                            queue.send(ErrorEvent(message: LineReader.tooLongMessage).line)
                             continue
                         }
                         if let reply = hub.handle(line: String(line)) { queue.send(reply) }

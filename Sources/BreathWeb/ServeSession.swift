@@ -102,13 +102,13 @@ public final class ServeSession {
     /// Plays a file a page sent, telling the pages and `say`; the session ends when it failed or left the
     /// motor on.
     func play(_ playing: FileRequests.File, _ controls: ControlHub) -> FileOutcome {
-        controls.emit(ControlEvents.file(name: playing.name, state: "playing", durationS: playing.duration))
+        controls.emit(ControlEvents.file(name: playing.name, state: .playing, durationS: playing.duration))
         say("file: \(playing.name), \(String(format: "%.1f", playing.duration)) s")
         let result = playback.play(.haptics(playing.haptics, duration: playing.duration))
         if result.failure != nil { return .ended(finish(result)) }
-        let report = result.report, state = report.interrupted ? "stopped" : "played"
+        let report = result.report, state: FileState = report.interrupted ? .stopped : .played
         controls.emit(ControlEvents.file(name: playing.name, state: state, durationS: playing.duration, report: report))
-        say("file: \(playing.name) \(state), \(report.framesPlayed)/\(report.framesTotal) frames, \(report.framesLost) lost")
+        say("file: \(playing.name) \(state.rawValue), \(report.framesPlayed)/\(report.framesTotal) frames, \(report.framesLost) lost")
         if !report.motorOffAtExit { return .ended(End(line: "could not confirm the motor is off", status: 1)) }
         return .played(result)
     }

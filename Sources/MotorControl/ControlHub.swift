@@ -1,6 +1,7 @@
-// Where every way of steering a playing breath meets: keys, JSON lines on stdin, a Unix socket. It keeps
-// the current intensity, sharpness, pace and pattern (keys step them), turns commands into changes for the
-// session's inbox, and sends the session's events to every listener.
+// Where every way of steering a playing breath meets: keys, JSON lines on stdin, a Unix socket, a page.
+// It holds the steering values (SteeringState), the ids waiting for their events (IdLedger) and the boards
+// in step (BoardRoster) under one lock, sends the changes to the session's inbox or the boards, answers
+// questions, and fans the session's events out to every listener.
 // SPDX-License-Identifier: Apache-2.0
 
 import Breath
@@ -11,74 +12,66 @@ import HostPlatform
 /// commands turned into the session's changes, events sent to every listener.
 public final class ControlHub: @unchecked Sendable {
     public let inbox: ControlInbox
-    /// The pattern as last asked for (a `pattern` command changes it at once, as `pace` changes `bpm`).
-    public var pattern: BreathPattern { lock.withLock { currentPattern } }
-    private var currentPattern: BreathPattern
-    private let baseStrength: Double
-    private let baseSharpness: Double
     private let lock = Mutex()
+    private var steering: SteeringState
+    private var ledger = IdLedger()
+    private var roster = BoardRoster()
     private var sinks: [Int: (String) -> Void] = [:]
     private var nextSink = 0
-    public private(set) var intensity = 1.0
-    public private(set) var sharpnessOffset = 0.0
-    public private(set) var bpm: Double
-    public private(set) var paused = false
+    /// The "prepared" event, sent again to every client that connects later.
+    private var greetingEvent: PreparedEvent?
+    /// What the session last showed (cycle, phase, link), for `state`; with several boards, each board's.
+    private var sessionState: SessionStatus?
+    private var boardState: [String: SessionStatus] = [:]
+
+    /// The steering values now (a copy).
+    public var state: SteeringState { lock.withLock { steering } }
+    /// The pattern as last asked for (a `pattern` command changes it at once, as `pace` changes `bpm`).
+    public var pattern: BreathPattern { state.pattern }
+    public var intensity: Double { state.intensity }
+    public var sharpnessOffset: Double { state.sharpnessOffset }
+    public var bpm: Double { state.bpm }
+    public var paused: Bool { state.paused }
     /// The session's cycles (nil: it loops, or this is the palette): seeks past them are refused.
-    public var cycles: Int?
-    /// In the palette, left/right change the sharpness (there is no pace to change).
-    public var arrowsChangeSharpness = false
-    /// The "prepared" event, sent again to every client that connects later (so none misses what board it is).
-    public var greeting: String? {
-        get { lock.withLock { greetingLine } }
-        set { lock.withLock { greetingLine = newValue } }
+    public var cycles: Int? {
+        get { lock.withLock { sessionCycles } }
+        set { lock.withLock { sessionCycles = newValue } }
     }
-    private var greetingLine: String?
-    /// Changes sent with a client's id, waiting for the event they cause (at most `awaitingLimit`, the latest).
-    private var awaiting: [(change: BreathChange, id: Any)] = []
-    static let awaitingLimit = 1000
-    /// Pattern changes the session has not yet applied or refused, with what played before each: a refused
-    /// one is taken back, so `state` never names a pattern that will not play.
-    private var unanswered: [(change: BreathChange, pattern: BreathPattern, bpm: Double)] = []
-    /// What the session last showed (cycle, phase, link), for `state`.
-    private var sessionState: [String: Any] = [:]
+    private var sessionCycles: Int?
+    /// In the palette, left/right change the sharpness (there is no pace to change).
+    public var arrowsChangeSharpness: Bool {
+        get { state.steady }
+        set { lock.withLock { steering.steady = newValue } }
+    }
+    /// The "prepared" event as a line, sent again to every client that connects later (so none misses what
+    /// board it is); nil until ``greet(_:)``.
+    public var greeting: String? { lock.withLock { greetingEvent?.line } }
     /// Several boards in step: their names, in order (the first playing speaks for all, `leadBoard`), and where a
     /// change for every board or for one goes (`sendToBoards`). Empty: one board.
     public var boards: [String] {
-        get { lock.withLock { boardNames } }
-        set { lock.withLock { boardNames = newValue } }
+        get { lock.withLock { roster.names } }
+        set { lock.withLock { roster.names = newValue } }
     }
-    private var boardNames: [String] = []
-    /// The boards that ended for good (`boardEnded`) or are away for now (`boardAway`): the first board
-    /// playing speaks for all.
-    private var endedBoards: Set<String> = []
-    private var awayBoards: Set<String> = []
     /// The board whose events stand for every board: the first playing (nil: one board).
-    public var leadBoard: String? { lock.withLock { leadLocked } }
-    private var leadLocked: String? {
-        boardNames.first { !endedBoards.contains($0) && !awayBoards.contains($0) }
-            ?? boardNames.first { !endedBoards.contains($0) } ?? boardNames.first
-    }
+    public var leadBoard: String? { lock.withLock { roster.lead } }
     /// Board `name` ended for good while the others play on: its events no longer speak for them.
-    public func boardEnded(_ name: String) { lock.withLock { _ = endedBoards.insert(name) } }
+    public func boardEnded(_ name: String) { lock.withLock { roster.end(name) } }
     /// Board `name` is reconnecting (`away`) or playing again: while away, the next board speaks for all.
-    public func boardAway(_ name: String, _ away: Bool) {
-        lock.withLock { if away { awayBoards.insert(name) } else { awayBoards.remove(name) } }
-    }
+    public func boardAway(_ name: String, _ away: Bool) { lock.withLock { roster.setAway(name, away) } }
     /// Where changes for named boards go, each board its own change, all from one frame (`BreathEnsemble.change(_:)`).
     public var sendToBoards: (([(board: String, change: BreathChange)]) -> Void)?
-    /// Each board's own intensity (`"board"` on `intensity`), 1 unless a client set it.
-    private var boardIntensity: [String: Double] = [:]
-    /// Changes sent to one board, waiting for that board's event (its name, the change, the client's id).
-    private var awaitingBoard: [(board: String, change: BreathChange, id: Any?)] = []
-    /// Each board's own status fields (frames, link), for `state`'s `boards`.
-    private var boardState: [String: [String: Any]] = [:]
+
+    public init(inbox: ControlInbox, pattern: BreathPattern, strength: Double, sharpness: Double) {
+        self.inbox = inbox
+        steering = SteeringState(pattern: pattern, strength: strength, sharpness: sharpness)
+    }
 
     /// The board is ready: `hello` (the `prepared` event) goes to every client now and to each that connects
     /// later, each time followed by the `state` event.
-    public func greet(_ hello: String) {
+    public func greet(_ hello: PreparedEvent) {
         greetLock.withLock {
-            greeting = hello
-            emit(hello)
+            lock.withLock { greetingEvent = hello }
+            emit(hello.line)
             emit(stateLine())
         }
     }
@@ -100,46 +93,16 @@ public final class ControlHub: @unchecked Sendable {
     private let greetLock = Mutex()
 
     /// Notes what the session shows now (the player's status, about 10 times a second), for `state`.
-    public func noteSessionState(_ fields: [String: Any]) { lock.withLock { sessionState = fields } }
+    public func noteSessionState(_ status: SessionStatus) { lock.withLock { sessionState = status } }
 
     /// Notes what one board of several shows now (its frames, its link), for `state`'s `boards`.
-    public func noteBoardState(_ board: String, _ fields: [String: Any]) { lock.withLock { boardState[board] = fields } }
+    public func noteBoardState(_ board: String, _ status: SessionStatus) { lock.withLock { boardState[board] = status } }
 
     /// The `state` event: every current value, and where the breath and the link are.
-    public func stateLine(id: Any? = nil) -> String { lock.withLock { stateLineLocked(id: id) } }
+    public func stateLine(id: ControlID? = nil) -> String { lock.withLock { stateEventLocked(id: id).line } }
 
-    private func stateLineLocked(id: Any?) -> String {
-        var f = sessionState
-        f["event"] = "state"
-        f["pattern"] = currentPattern.name
-        f["intensity"] = intensity
-        f["strength"] = min(1, baseStrength * intensity)
-        f["sharpness"] = sharpnessOffset
-        f["sharpness_effective"] = min(1, max(0, baseSharpness + sharpnessOffset))
-        if !arrowsChangeSharpness { f["bpm"] = bpm }
-        f["paused"] = paused
-        if !boardNames.isEmpty {
-            f["boards"] = boardNames.map { name -> [String: Any] in
-                var b = boardState[name] ?? [:]
-                b["name"] = name
-                b["intensity"] = boardIntensity[name] ?? 1
-                b["strength"] = strength(of: name)
-                return b
-            }
-        }
-        if let id { f["id"] = id }
-        return ControlEvents.line(f)
-    }
-
-    /// The strength board `name` plays at: base x the session's intensity x its own (under the lock).
-    private func strength(of name: String) -> Double { min(1, baseStrength * intensity * (boardIntensity[name] ?? 1)) }
-
-    public init(inbox: ControlInbox, pattern: BreathPattern, strength: Double, sharpness: Double) {
-        self.inbox = inbox
-        currentPattern = pattern
-        baseStrength = strength
-        baseSharpness = sharpness
-        bpm = 60 / pattern.cycleSeconds
+    private func stateEventLocked(id: ControlID?) -> StateEvent {
+        steering.stateEvent(status: sessionState, boards: roster.names, boardStatus: boardState, id: id)
     }
 
     /// A new breath session in place of the one that played (serve, after an AHAP file): the pattern as
@@ -147,120 +110,42 @@ public final class ControlHub: @unchecked Sendable {
     /// clients left, not paused; and the pace, when a client changed it, as a change to send once the
     /// board is prepared (it takes effect at the first phase boundary, as a pace change does).
     public func restart(_ options: BreathOptions) -> (pattern: BreathPattern, options: BreathOptions, pace: BreathChange?) {
-        lock.withLock {
-            var o = options
-            o.strength = min(1, baseStrength * intensity)
-            o.sharpness = min(1, max(0, baseSharpness + sharpnessOffset))
-            paused = false
-            let own = 60 / currentPattern.cycleSeconds
-            return (currentPattern, o, abs(bpm - own) > 1e-9 && !arrowsChangeSharpness ? .pace(breathsPerMinute: bpm) : nil)
-        }
+        lock.withLock { steering.restart(options) }
     }
 
-    /// What the live line shows: "intensity 80 %  pace 5.5/min" (and "paused").
-    public var summary: String {
-        lock.withLock {
-            var s = "intensity \(Int((intensity * 100).rounded()))%  "
-            s += arrowsChangeSharpness ? "sharpness \(String(format: "%.1f", min(1, max(0, baseSharpness + sharpnessOffset))))"
-                : "pace \(String(format: "%.1f", bpm))/min"
-            if paused { s += "  paused" }
-            return s
-        }
-    }
+    /// What the live line shows: "intensity 80%  pace 5.5/min" (and "paused").
+    public var summary: String { state.summary }
 
-    /// Makes `command`; returns the error line to answer with, if any.
+    /// Makes `command`; returns the line to answer with (an error, a refusal, an answer), if any.
     @discardableResult
-    public func handle(_ command: ControlCommand, id: Any? = nil) -> String? {
-        // An app's command (the parser refuses these already): a value that is not a finite number would
-        // make the strength NaN and trap the live line's percent (Int(NaN)); answered as the parser would.
-        let value: (name: String, field: String, v: Double, range: String)? = switch command {
-        case .intensity(let v), .boardIntensity(_, let v): ("intensity", "value", v, "0...1")
-        case .sharpness(let v): ("sharpness", "value", v, "-1...1")
-        case .change(.pace(let v)): ("pace", "bpm", v, "1...30")
-        case .change(.strength(let v)), .change(.sharpness(let v)): ("intensity", "value", v, "0...1")
-        default: nil
-        }
-        if let value, !value.v.isFinite {
-            var f: [String: Any] = ["event": "error", "message": "\(value.name): \"\(value.field)\" must be a finite number in \(value.range)"]
-            if let id { f["id"] = id }
-            return ControlEvents.line(f)
-        }
-        return lock.withLock {
-            func send(_ change: BreathChange) {
-                // The id waits for the event this change causes. A change this one replaced in the inbox (still
-                // waiting there, never made) gets no event, and its id goes; one the session took already is
-                // made and answered, with its own id (a pause, then a resume 20 ms later, each kept theirs only
-                // if the pause was still waiting: issue 39).
-                if let replaced = inbox.send(change), let i = awaiting.lastIndex(where: { $0.change == replaced }) {
-                    awaiting.remove(at: i)
-                }
-                if let id { awaiting.append((change, id)) }
-                // (A change whose event never comes, the session having ended, leaves its id: keep the latest.)
-                if awaiting.count > ControlHub.awaitingLimit { awaiting.removeFirst(awaiting.count - ControlHub.awaitingLimit) }
-            }
-            switch command {
-            case .intensity(let v) where !boardNames.isEmpty && sendToBoards != nil:
-                // Several boards: each at its own strength (base x intensity x its own); the first board's
-                // `applied` answers for all.
-                intensity = v
-                awaiting.removeAll { LiveFrames.sameKind($0.change, .strength(0)) }
-                awaitingBoard.removeAll { LiveFrames.sameKind($0.change, .strength(0)) }
-                if let id, let lead = leadLocked { awaiting.append((.strength(strength(of: lead)), id)) }
-                sendToBoards?(boardNames.map { ($0, .strength(strength(of: $0))) })
-            case .intensity(let v):
-                intensity = v
-                send(.strength(min(1, baseStrength * v)))
-            case .boardIntensity(let name, let v):
-                guard boardNames.contains(name), let route = sendToBoards else {
-                    let why = boardNames.isEmpty ? "names one of several boards playing in step; this session plays one"
-                        : "must be one of the boards: \(boardNames.joined(separator: ", "))"
-                    var f: [String: Any] = ["event": "error", "message": "intensity: \"board\" \(why)"]
-                    if let id { f["id"] = id }
-                    return ControlEvents.line(f)
-                }
-                boardIntensity[name] = v
-                let change = BreathChange.strength(strength(of: name))
-                awaitingBoard.removeAll { $0.board == name && LiveFrames.sameKind($0.change, change) }
-                if name == leadLocked { awaiting.removeAll { LiveFrames.sameKind($0.change, change) } }
-                awaitingBoard.append((name, change, id))
-                route([(name, change)])
-            case .sharpness(let v):
-                sharpnessOffset = v
-                send(.sharpness(min(1, max(0, baseSharpness + v))))
-            case .change(.pace) where arrowsChangeSharpness:
-                var f: [String: Any] = ["event": "refused", "command": "pace", "reason": "the palette plays a steady vibration: it has no pace"]
-                if let id { f["id"] = id }
-                return ControlEvents.line(f)
-            case .state:
-                return stateLineLocked(id: id)
-            case .patterns:
-                return ControlEvents.patterns(id: id)
-            case .clock:
-                var f: [String: Any] = ["event": "clock", "unix_ms": ControlEvents.wallClock(agoNs: 0).unixMs]
-                if let id { f["id"] = id }
-                return ControlEvents.line(f)
-            case .change(.pattern) where arrowsChangeSharpness:
-                var f: [String: Any] = ["event": "refused", "command": "pattern", "reason": "the palette plays a steady vibration: it has no pattern"]
-                if let id { f["id"] = id }
-                return ControlEvents.line(f)
-            case .change(.finishAfterThisBreath) where arrowsChangeSharpness:
-                inbox.requestStop()  // the palette's one long phase never ends by itself: finish ends it now
+    public func handle(_ command: ControlCommand, id: ControlID? = nil) -> String? {
+        lock.withLock {
+            let outcome = steering.take(command, boards: roster.names, routed: sendToBoards != nil)
+            switch outcome {
             case .change(let change):
-                switch change {
-                case .pace(let b): bpm = b
-                case .pause: paused = true
-                case .resume: paused = false
-                case .seek: paused = false
-                case .pattern(let p, _):
-                    unanswered.append((change, currentPattern, bpm))
-                    currentPattern = p
-                    bpm = 60 / p.cycleSeconds
-                    greetingLine = greetingLine.map { ControlEvents.renamingPattern($0, to: p.name) }
-                default: break
-                }
-                send(change)
+                if case .pattern(let p, _) = change { greetingEvent?.pattern = p.name }
+                // The id waits for the event this change causes; one this change replaced in the inbox
+                // (never to be made) goes.
+                ledger.sent(change, id: id, replacing: inbox.send(change))
+            case .everyBoard(let changes):
+                // The first board's `applied` answers for all.
+                ledger.sentToEveryBoard(leadChange: changes.first { $0.board == roster.lead }?.change, id: id)
+                sendToBoards?(changes.map { ($0.board, $0.change) })
+            case .oneBoard(let c):
+                ledger.sentToOneBoard(c.board, c.change, isLead: c.board == roster.lead, id: id)
+                sendToBoards?([(c.board, c.change)])
+            case .refused(let command, let reason):
+                return RefusedEvent(command: command, reason: reason, id: id).line
+            case .error(let message):
+                return ErrorEvent(message: message, id: id).line
             case .stop:
                 inbox.requestStop()
+            case .answer(.state):
+                return stateEventLocked(id: id).line
+            case .answer(.patterns):
+                return ControlEvents.patterns(id: id)
+            case .answer:
+                return ClockEvent(unixMs: ControlEvents.wallClock(agoNs: 0).unixMs, id: id).line
             }
             return nil
         }
@@ -270,78 +155,66 @@ public final class ControlHub: @unchecked Sendable {
     /// intensity and sharpness carries `value` (as sent), `effective` (as played) and `base` (the
     /// session's own strength or sharpness).
     public func line(for event: SessionEvent, nowNs: UInt64) -> String {
-        lineFields(for: event, nowNs: nowNs)
+        let message = ControlEvents.message(for: event, nowNs: nowNs)
+        guard let caused = Self.change(causing: event) else { return message.line }
+        return lock.withLock {
+            let id = ledger.answer(caused)
+            if steering.answered(caused, refused: { if case .refused = event { true } else { false } }()) {
+                greetingEvent?.pattern = steering.pattern.name
+            }
+            switch message {
+            case .applied(var e):
+                e.id = id
+                switch caused {
+                case .strength(let s): (e.value, e.effective, e.base) = (steering.intensity, s, steering.baseStrength)
+                case .sharpness(let s): (e.value, e.effective, e.base) = (steering.sharpnessOffset, s, steering.baseSharpness)
+                default: break
+                }
+                return e.line
+            case .refused(var e):
+                e.id = id
+                return e.line
+            case .phase(let e):
+                return e.line
+            }
+        }
     }
 
     /// Several boards: board `board`'s event as a line, or nil when it is not one to send: the lead board's
-    /// events (the first still playing) stand for every board (they play in step), except the answer to a change sent to one board,
-    /// which names it (`board`, and its own `value`).
+    /// events (the first still playing) stand for every board (they play in step), except the answer to a
+    /// change sent to one board, which names it (`board`, and its own `value`).
     public func line(for event: SessionEvent, nowNs: UInt64, board: String) -> String? {
-        let caused: BreathChange? = switch event {
-        case .applied(let change, _, _, _, _), .refused(let change, _): change
-        case .phase: nil
+        let own: (own: Bool, id: ControlID?) = lock.withLock {
+            guard let caused = Self.change(causing: event) else { return (false, nil) }
+            return ledger.answer(caused, board: board)
         }
-        let own: (board: String, change: BreathChange, id: Any?)? = lock.withLock {
-            guard let caused, let i = awaitingBoard.firstIndex(where: { $0.board == board && $0.change == caused }) else { return nil }
-            return awaitingBoard.remove(at: i)
-        }
-        if let own {
-            var fields = ControlEvents.fields(event, nowNs: nowNs)
-            fields["board"] = board
-            if let id = own.id { fields["id"] = id }
+        guard own.own else { return board == leadBoard ? line(for: event, nowNs: nowNs) : nil }
+        switch ControlEvents.message(for: event, nowNs: nowNs) {
+        case .applied(var e):
+            e.board = board
+            e.id = own.id
             if case .applied(.strength(let s), _, _, _, _) = event {
                 lock.withLock {
-                    fields["value"] = boardIntensity[board] ?? 1
-                    fields["effective"] = s
-                    fields["base"] = baseStrength
-                    fields["intensity"] = intensity
+                    (e.value, e.effective, e.base) = (steering.boardIntensity[board] ?? 1, s, steering.baseStrength)
+                    e.intensity = steering.intensity
                 }
             }
-            return ControlEvents.line(fields)
+            return e.line
+        case .refused(var e):
+            e.board = board
+            e.id = own.id
+            return e.line
+        case .phase(let e):
+            return e.line
         }
-        guard board == leadBoard else { return nil }
-        return lineFields(for: event, nowNs: nowNs)
     }
 
-    private func lineFields(for event: SessionEvent, nowNs: UInt64) -> String {
-        var fields = ControlEvents.fields(event, nowNs: nowNs)
-        let caused: BreathChange? = switch event {
+    /// The change an `applied` or `refused` event answers (nil for `phase`).
+    private static func change(causing event: SessionEvent) -> BreathChange? {
+        switch event {
         case .applied(let change, _, _, _, _), .refused(let change, _): change
         case .phase: nil
         }
-        if let caused {
-            lock.withLock {
-                if let i = awaiting.firstIndex(where: { $0.change == caused }) {
-                    fields["id"] = awaiting[i].id
-                    awaiting.remove(at: i)
-                }
-                if let i = unanswered.firstIndex(where: { $0.change == caused }) {
-                    let before = unanswered.remove(at: i)
-                    // Refused, and nothing asked since: the pattern playing is still the one before it.
-                    if case .refused = event, case .pattern(let p, _) = caused, currentPattern == p, unanswered.isEmpty {
-                        currentPattern = before.pattern
-                        bpm = before.bpm
-                        greetingLine = greetingLine.map { ControlEvents.renamingPattern($0, to: before.pattern.name) }
-                    }
-                }
-            }
-        }
-        if case .applied(let change, _, _, _, _) = event {
-            lock.withLock {
-                switch change {
-                case .strength(let s):
-                    fields["value"] = intensity
-                    fields["effective"] = s
-                    fields["base"] = baseStrength
-                case .sharpness(let s):
-                    fields["value"] = sharpnessOffset
-                    fields["effective"] = s
-                    fields["base"] = baseSharpness
-                default: break
-                }
-            }
-        }
-        return ControlEvents.line(fields)
     }
 
     /// A line of the control protocol from a program; the error line to answer with, if any.
@@ -352,26 +225,12 @@ public final class ControlHub: @unchecked Sendable {
         do {
             return handle(try ControlCommand.parse(line, pattern: pattern, cycles: cycles), id: id)
         } catch {
-            var f: [String: Any] = ["event": "error", "message": "\(error)"]
-            if let id { f["id"] = id }
-            return ControlEvents.line(f)
+            return ErrorEvent(message: error.description, id: id).line
         }
     }
 
-    // Keys: up/down intensity, right/left pace, space pause/resume, f finish, q quit.
-    public func key(_ key: Key) {
-        switch key {
-        case .up: handle(.intensity(min(1, (intensity * 10).rounded() / 10 + 0.1)))
-        case .down: handle(.intensity(max(0, (intensity * 10).rounded() / 10 - 0.1)))
-        case .right where arrowsChangeSharpness: handle(.sharpness(min(1 - baseSharpness, sharpnessOffset + 0.1)))
-        case .left where arrowsChangeSharpness: handle(.sharpness(max(-baseSharpness, sharpnessOffset - 0.1)))
-        case .right: handle(.change(.pace(breathsPerMinute: min(30, bpm + 0.5))))
-        case .left: handle(.change(.pace(breathsPerMinute: max(1, bpm - 0.5))))
-        case .space: handle(.change(paused ? .resume : .pause))
-        case .finish: handle(.change(.finishAfterThisBreath))
-        case .quit: handle(.stop)
-        }
-    }
+    /// Keys: up/down intensity, right/left pace (the palette: sharpness), space pause/resume, f finish, q quit.
+    public func key(_ key: Key) { handle(state.command(for: key)) }
 
     /// A key of the terminal controls.
     public enum Key: Sendable { case up, down, left, right, space, finish, quit }

@@ -129,7 +129,7 @@ public final class ControlSocket: @unchecked Sendable {
                 for item in items {
                     switch item {
                     case .line(let line): if let error = hub.handle(line: line) { send(error, to: p.fd) }
-                    case .tooLong: send(ControlEvents.line(["event": "error", "message": LineReader.tooLongMessage]), to: p.fd)
+                    case .tooLong: send(ErrorEvent(message: LineReader.tooLongMessage).line, to: p.fd)
                     }
                 }
             }

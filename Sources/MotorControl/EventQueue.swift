@@ -43,7 +43,7 @@ public struct EventQueue: Sendable {
     }
 
     static func droppedLine(_ count: Int) -> String {
-        #"{"count":\#(count),"event":"dropped"}"# + "\n"
+        DroppedEvent(count: count).line
     }
 }
 

@@ -19,7 +19,7 @@ public final class StdinControl: @unchecked Sendable {
                 for item in reader.feed(buffer[0..<n]) {
                     switch item {
                     case .line(let line): if let error = hub.handle(line: line) { answer(error) }
-                    case .tooLong: answer(ControlEvents.line(["event": "error", "message": LineReader.tooLongMessage]))
+                    case .tooLong: answer(ErrorEvent(message: LineReader.tooLongMessage).line)
                     }
                 }
             }

@@ -37,11 +37,11 @@ extension Playback {
         guard let hub, !prepared.isEmpty else { return }
         let pattern = hub.pattern.name
         if boards.count == 1 { return hub.greet(ControlEvents.prepared(prepared[0].prepared, pattern: pattern)) }
-        hub.greet(ControlEvents.prepared(prepared.enumerated().map { k, b in
-            let place: [String: Any] = k < placements.count
-                ? ["at": placements[k].spread?.position ?? 0, "strength": placements[k].spread?.gain ?? 1, "offset_ms": placements[k].offsetMs] : [:]
-            return (b.name, b.prepared, place)
-        }, pattern: pattern))
+        let several = ControlEvents.prepared(prepared.enumerated().map { k, b in
+            (b.name, b.prepared, k < placements.count
+                ? (at: placements[k].spread?.position ?? 0, strength: placements[k].spread?.gain ?? 1, offsetMs: placements[k].offsetMs) : nil)
+        }, pattern: pattern)
+        if let several { hub.greet(several) }
     }
 
     /// A session event of board `k` as a line for the hub (several boards: the lead board's, and each
@@ -58,49 +58,39 @@ extension Playback {
     func noteState(_ k: Int, _ live: LiveStatus, hub: ControlHub) {
         let name = boards[k].name
         let board = k < prepared.count ? prepared[k].prepared.info.displayName : name
-        let fields = Self.stateFields(live, frames: started.steerable(k), board: board)
-        if ensemble == nil { return hub.noteSessionState(fields) }
+        let status = Self.sessionStatus(live, frames: started.steerable(k), board: board)
+        if ensemble == nil { return hub.noteSessionState(status) }
         hub.boardAway(name, live.state.hasPrefix("reconnecting"))
-        if name == hub.leadBoard { hub.noteSessionState(fields) }
-        hub.noteBoardState(name, fields.filter { ["board", "frames_played", "frames_total", "link", "retransmits", "rtt_us"].contains($0.key) })
+        if name == hub.leadBoard { hub.noteSessionState(status) }
+        hub.noteBoardState(name, status)
     }
 
     /// Where the session is, for the `state` event: the breath's cycle and phase (as the pause found them
     /// while paused), the frames, the board and the link's health. `live.elapsed` is breath time.
-    public static func stateFields(_ live: LiveStatus, frames: (any SteerableFrames)?, board: String) -> [String: Any] {
-        var f: [String: Any] = ["board": board, "elapsed_s": (live.elapsed * 1000).rounded() / 1000,
-                                "frames_played": live.framesPlayed, "frames_total": live.framesTotal,
-                                "link": live.state, "retransmits": live.retransmits]
-        if let rtt = live.rttUs { f["rtt_us"] = rtt.rounded() }
+    public static func sessionStatus(_ live: LiveStatus, frames: (any SteerableFrames)?, board: String) -> SessionStatus {
+        var s = SessionStatus(board: board, elapsedS: (live.elapsed * 1000).rounded() / 1000, framesPlayed: live.framesPlayed,
+                              framesTotal: live.framesTotal, link: live.state, retransmits: live.retransmits, rttUs: live.rttUs?.rounded())
         if let plan = frames?.plan {
             let t = plan.pausedAt.map { max(0, $0 - 0.001) } ?? max(0, live.elapsed)
-            if let s = plan.sample(at: t) {
-                f["cycle"] = s.cycle
-                f["phase"] = s.phase.rawValue
-                f["phase_remaining_s"] = (s.phaseRemaining * 1000).rounded() / 1000
+            if let sample = plan.sample(at: t) {
+                s.cycle = sample.cycle
+                s.phase = sample.phase
+                s.phaseRemainingS = (sample.phaseRemaining * 1000).rounded() / 1000
             }
-            f["cycles"] = plan.looping ? nil : plan.cycles
+            s.cycles = plan.looping ? nil : plan.cycles
         }
-        return f
+        return s
     }
 
     /// The hub's last event for `result`: `finished` with the report (several boards: each board's), or
     /// `error` with the one-line reason and the same report.
     public func tellEnd(_ result: PlaybackResult) {
         guard let hub else { return }
-        var fields: [String: Any] = ["report": Self.object(result.jsonValue)]
+        let report = ControlEvents.report(result.jsonValue)
         if let failure = result.failure, result.signal == 0 {
-            fields["event"] = "error"
-            fields["message"] = failure
+            hub.emit(ErrorEvent(message: failure, report: report).line)
         } else {
-            fields["event"] = "finished"
+            hub.emit(FinishedEvent(report: report).line)
         }
-        hub.emit(ControlEvents.line(fields))
-    }
-
-    /// `value` as JSON's objects (what `ControlEvents.line` takes).
-    static func object(_ value: any Encodable) -> Any {
-        guard let data = try? JSONEncoder().encode(value), let object = try? JSONSerialization.jsonObject(with: data) else { return [String: Any]() }
-        return object
     }
 }

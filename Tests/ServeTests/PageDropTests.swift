@@ -148,7 +148,7 @@ struct PageDropTests {
             // The page reads nothing while 50 000 events of 300 bytes (15 MB) are sent: far beyond what the
             // sockets' buffers hold, so the page's queue fills and drops.
             let pad = String(repeating: "x", count: 260)
-            for n in 0..<total { hub.emit(ControlEvents.line(["event": "test", "n": n, "pad": pad])) }
+            for n in 0..<total { hub.emit(#"{"event":"test","n":\#(n),"pad":"\#(pad)"}"# + "\n") }
             var received: [Int] = [], dropped: [Int] = []
             while received.last != total - 1, let text = page.message() {
                 let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] ?? [:]

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 /// The four kinds of breath phase.
-public enum BreathPhase: String, Sendable, CaseIterable {
+public enum BreathPhase: String, Sendable, CaseIterable, Codable {
     case inhale, hold, exhale, holdOut = "hold-out"
 }
 
