@@ -17,11 +17,6 @@ import TestSupport
             ?? UInt64(Date().timeIntervalSince1970)
         var rng = SplitMix64(seed: seed)
         signal(SIGPIPE, SIG_IGN)
-        var burners: [Process] = []
-        defer {
-            for b in burners where b.isRunning { kill(b.processIdentifier, SIGKILL) }
-            for b in burners { b.waitUntilExit() }
-        }
         let board = try SimBoardProcess(gated: false)
         defer { board.kill() }
         let path = controlSocketPath("burst")
@@ -41,13 +36,8 @@ import TestSupport
         defer { if host.isRunning { kill(host.processIdentifier, SIGKILL) } }
         let client = try SocketClient(path: path)
         _ = client.events(until: { $0["event"] as? String == "phase" })
-        for _ in 0..<2 {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: "/bin/sh")
-            p.arguments = ["-c", "while :; do :; done"]
-            try p.run()
-            burners.append(p)
-        }
+        let load = try BusyLoops(count: 2)  // both cores busy with ordinary work
+        defer { load.stop() }
         usleep(500_000)  // the load settles in
         let commands = [#"{"command":"intensity","value":%U}"#, #"{"command":"sharpness","value":%S}"#,
                         #"{"command":"pause"}"#, #"{"command":"resume"}"#, #"{"command":"state"}"#]
@@ -62,7 +52,7 @@ import TestSupport
         client.send(#"{"command":"resume"}"#)
         client.send(#"{"command":"finish"}"#)
         let events = client.events(until: { $0["event"] as? String == "finished" }, timeout: 60)
-        for b in burners { kill(b.processIdentifier, SIGKILL) }
+        load.stop()
         let deadline = Date().addingTimeInterval(20)
         while host.isRunning && Date() < deadline { usleep(50_000) }
         let drive = board.stop()
@@ -71,7 +61,7 @@ import TestSupport
         #expect(events.last?["event"] as? String == "finished", "seed \(seed): \(stderr.suffix(1000))")
         #expect(!host.isRunning && host.terminationStatus == 0, "seed \(seed): \(stderr.suffix(1000))")
         let report = try jsonObject(stdout)
-        print("command burst at nice 10, both cores busy (seed \(seed)): host longest silence \(report["host_longest_silence_ms"] ?? "?") ms, board failsafe trips \(drive.failsafeTrips.map(String.init) ?? "?"), underruns \(report["underruns"] ?? "?"), frames lost \(report["frames_lost"] ?? "?") (played late \(report["played_late"] ?? "?"), wrong duties \(report["wrong_duties"] ?? "?"), mismatches \(report["duty_mismatches"] ?? "?"), unreported \(report["unreported"] ?? "?"), replaced too late \(report["replaced_too_late"] ?? "?")), reconnects \(report["reconnects"] ?? "?")")
+        print("command burst at nice 10, both cores busy (seed \(seed)): host longest silence \(report["host_longest_silence_ms"] ?? "?") ms, board failsafe trips \(drive.failsafeTrips.map(String.init) ?? "?"), underruns \(report["underruns"] ?? "?"), frames lost \(report["frames_lost"] ?? "?") (played late \(report["played_late"] ?? "?"), wrong duties \(report["wrong_duties"] ?? "?"), mismatches \(report["duty_mismatches"] ?? "?"), unreported \(report["unreported"] ?? "?"), replaced too late \(report["replaced_too_late"] ?? "?")), reconnects \(report["reconnects"] ?? "?") \(report["reconnect_reasons"] ?? "")")
         // The board's own records: its failsafe never fired, and no frame's data came after its tick.
         #expect(drive.failsafeTrips == 0, "seed \(seed)")
         #expect(report["underruns"] as? Int == 0 && report["reconnects"] as? Int == 0, "seed \(seed): \(report["reconnect_reasons"] ?? "")")

@@ -128,18 +128,8 @@ import Testing
         // Four busy loops on a 2-core machine for the whole breath (no other real-time test meanwhile).
         let gate = RealTimeGate(exclusive: true)
         defer { gate.release() }
-        var burners: [Process] = []
-        defer {
-            for b in burners where b.isRunning { kill(b.processIdentifier, SIGKILL) }
-            for b in burners { b.waitUntilExit() }
-        }
-        for _ in 0..<4 {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: "/bin/sh")
-            p.arguments = ["-c", "while :; do :; done"]
-            try p.run()
-            burners.append(p)
-        }
+        let load = try BusyLoops(count: 4)
+        defer { load.stop() }
         let board = try SimBoardProcess(gated: false)
         defer { board.kill() }
         let result = try runMotorbreath(pattern + ["--json", "--quiet", "--port", board.ptyPath], timeout: 90)
