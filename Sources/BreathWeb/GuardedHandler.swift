@@ -57,7 +57,7 @@ extension GuardedHandler {
             if ahap {
                 var headers = PageFiles.headers(type: "application/json; charset=utf-8")
                 headers[.contentDisposition] = "attachment; filename=\"\(name == "ahap" ? "pattern" : name).ahap\""
-                return HTTPResponse(statusCode: .ok, headers: headers, body: PatternPreview.ahapText(haptics, name: name))
+                return HTTPResponse(statusCode: .ok, headers: headers, body: PatternPreview.ahapText(haptics, duration: duration, name: name))
             }
             let settings = preview.current
             let body = try PatternPreview.json(haptics, duration: duration, name: name, motor: settings.motor, frameRate: settings.frameRate,
