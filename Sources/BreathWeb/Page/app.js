@@ -98,8 +98,10 @@
   function showLink(s) {
     const live = s.name === 'live';
     document.body.classList.toggle('offline', !live);
+    // Without a link the buttons would do nothing: they say so by being off.
+    for (const id of ['pause', 'finish', 'stop']) $(id).disabled = !live && s.name !== 'catching-up';
     $('status').textContent = live ? 'connected' : s.name === 'catching-up' ? 'catching up' : s.lostSince ? 'no link' : 'connecting…';
-    if (!live) { spokenPhase = null; say(linkWords(s, pageMs()).word); }
+    if (!live) { spokenPhase = null; say(linkWords(s, pageMs()).word); } else showState();
   }
 
   function draw() {
@@ -115,7 +117,7 @@
       $('phase').textContent = w.word;
       $('left').textContent = '';
       $('linkword').textContent = w.more;
-      $('cycle').textContent = '';
+      $('cycle').textContent = ''; $('strength').textContent = '';
     } else if (s) {
       const scale = MIN + (MAX - MIN) * s.size;
       if (reduced.matches) {
@@ -134,7 +136,7 @@
       $('cycle').textContent = 'cycle ' + s.cycle + cycles;
       // One announcement a phase (the seconds left change every second and are not announced).
       const key = s.cycle + ':' + word;
-      if (!spokenPhase || spokenPhase !== key) { spokenPhase = key; say(word + ', ' + Math.round(s.secondsLeft) + ' seconds'); }
+      if (!spokenPhase || spokenPhase !== key) { spokenPhase = key; const n = Math.round(s.secondsLeft); say(word + ', ' + n + (n === 1 ? ' second' : ' seconds')); }
     } else {
       circle.style.opacity = '';
       $('linkword').textContent = '';
@@ -191,6 +193,25 @@
   palette.addEventListener('pointerup', () => { dragging = false; });
   palette.addEventListener('pointercancel', () => { dragging = false; });
   palette.addEventListener('pointermove', (ev) => { if (ev.buttons || ev.pointerType === 'touch') paletteAt(ev); });
+  // The keyboard: the arrows move the dot by 5 % (up/down intensity, right/left sharpness), as a finger would.
+  // Steps go from where the keys left the dot while they are being pressed (a `state` answer may still
+  // carry the value before the last step), else from the values serve last reported.
+  let keyPad = null;
+  palette.addEventListener('keydown', (ev) => {
+    const step = { ArrowUp: [0, 0.05], ArrowDown: [0, -0.05], ArrowRight: [0.05, 0], ArrowLeft: [-0.05, 0] }[ev.key];
+    if (!step) return;
+    ev.preventDefault();
+    const now = performance.now();
+    const from = keyPad && now - keyPad.at < 2000 ? keyPad
+      : { x: typeof state.sharpness_effective === 'number' ? state.sharpness_effective : baseSharpness,
+          y: typeof state.intensity === 'number' ? state.intensity : 1 };
+    const x = Math.min(1, Math.max(0, Math.round((from.x + step[0]) * 100) / 100));
+    const y = Math.min(1, Math.max(0, Math.round((from.y + step[1]) * 100) / 100));
+    keyPad = { x, y, at: now };
+    $('dot').style.left = (x * 100) + '%'; $('dot').style.top = ((1 - y) * 100) + '%';
+    queued = { intensity: Math.round(y * 1000) / 1000, sharpness: Math.round((x - baseSharpness) * 1000) / 1000 };
+    flush();
+  });
 
   // The preview: a preset or a dropped AHAP file, rendered by the server as `render` renders it.
   const token = new URLSearchParams(location.search).get('token');
