@@ -3,9 +3,9 @@
 # first screen holds the circle, the phase and Pause/Stop (element boxes); Tab reaches every control in
 # order; every visible text's contrast, from the computed styles, is at least 4.5:1 (3:1 large text, and
 # controls' edges); the live region speaks once a phase (against serve's phase events); the palette moves
-# by the arrow keys (serve's applied events). Prints one JSON line; exits 1 with the reason on a failed check.
+# by the arrow keys (serve's applied events); a bad file clears the plot and turns Play off. Prints one JSON line; exits 1 with the reason on a failed check.
 # SPDX-License-Identifier: Apache-2.0
-import argparse, json, sys, time
+import argparse, json, os, sys, tempfile, time
 
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
@@ -107,6 +107,25 @@ def announcements(d, seconds):
     return {"announcements": len(said), "phases": len(phases), "said": said}
 
 
+def bad_file(d, folder):
+    """A file that is not AHAP dropped in: the old plot goes, Play and Export are off."""
+    path = os.path.join(folder, "bad.ahap")
+    with open(path, "w") as f:
+        f.write("{ not json")
+    d.execute_script("window.motorbreath.preview = null;")
+    d.find_element("id", "ahap").send_keys(path)
+    deadline = time.time() + 10
+    while time.time() < deadline and not d.execute_script("return window.motorbreath.preview"):
+        time.sleep(0.1)
+    m = d.execute_script("""const c = document.getElementById('plot'), px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+        let inked = 0; for (let i = 3; i < px.length; i += 4) if (px[i]) inked++;
+        return {inked, play: document.getElementById('play').disabled, href: document.getElementById('export').getAttribute('href'),
+                note: document.getElementById('preview-note').textContent};""")
+    if m["inked"] or not m["play"] or m["href"]:
+        fail("a bad file left the plot or Play/Export on: %s" % m)
+    return m["note"]
+
+
 def main():
     board = start([args.motorbreath, "sim-board"])
     pty = first_line(board, "/dev/")
@@ -132,6 +151,7 @@ def main():
                     fail("contrast below WCAG AA: %s" % [(c["what"], round(c["ratio"], 2), c["need"]) for c in low])
                 result["palette_keys_intensity"] = palette_keys(d)
                 result["live"] = announcements(d, 6.5)
+                result["bad_file"] = bad_file(d, tempfile.mkdtemp(prefix="motorbreath-layout."))
         finally:
             d.quit()
     print(json.dumps(result))

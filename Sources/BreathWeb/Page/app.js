@@ -238,7 +238,15 @@
   }
   async function showPreview(response) {
     const text = await response.text();
-    if (!response.ok) { $('preview-note').textContent = text.trim(); window.motorbreath.preview = { error: text.trim() }; return; }
+    if (!response.ok) {
+      // Nothing to show or play: the old plot goes, and Play and Export are off until a good pattern comes.
+      const c = $('plot'); c.getContext('2d').clearRect(0, 0, c.width, c.height);
+      $('play').disabled = true; previewing = null;
+      $('export').removeAttribute('href'); $('export').setAttribute('aria-disabled', 'true');
+      $('preview-note').textContent = text.trim(); window.motorbreath.preview = { error: text.trim() };
+      return false;
+    }
+    $('export').removeAttribute('aria-disabled');
     const data = JSON.parse(text);
     plot(data);
     $('preview-note').textContent = '· ' + data.name + ', ' + data.duration_s.toFixed(1) + ' s on ' + data.motor;
@@ -255,7 +263,7 @@
     const bytes = await file.arrayBuffer();
     previewing = { kind: 'ahap', bytes, name: file.name };
     $('play').disabled = false;
-    await showPreview(await fetch(api('api/preview'), { method: 'POST', body: bytes }));
+    if (await showPreview(await fetch(api('api/preview'), { method: 'POST', body: bytes })) === false) return;
     const ahap = await fetch(api('api/ahap'), { method: 'POST', body: bytes });
     if (ahap.ok) {
       const text = await ahap.text();
