@@ -57,7 +57,7 @@ extension GuardedHandler {
             if ahap {
                 var headers = PageFiles.headers(type: "application/json; charset=utf-8")
                 headers[.contentDisposition] = "attachment; filename=\"\(name == "ahap" ? "pattern" : name).ahap\""
-                return HTTPResponse(statusCode: .ok, headers: headers, body: PatternPreview.ahapText(haptics, name: name))
+                return HTTPResponse(statusCode: .ok, headers: headers, body: PatternPreview.ahapText(haptics, duration: duration, name: name))
             }
             let settings = preview.current
             let body = try PatternPreview.json(haptics, duration: duration, name: name, motor: settings.motor, frameRate: settings.frameRate,
@@ -105,7 +105,7 @@ struct PageFiles: Sendable {
 
     init() {
         let types = ["index.html": "text/html; charset=utf-8", "app.js": "text/javascript; charset=utf-8",
-                     "schedule.js": "text/javascript; charset=utf-8", "style.css": "text/css; charset=utf-8"]
+                     "schedule.js": "text/javascript; charset=utf-8", "link.js": "text/javascript; charset=utf-8", "style.css": "text/css; charset=utf-8"]
         var files: [String: (String, Data)] = [:]
         if let folder = Bundle.module.url(forResource: "Page", withExtension: nil) {
             for (name, type) in types {

@@ -63,9 +63,9 @@ public enum PatternPreview {
         return try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
     }
 
-    /// The pattern as an AHAP file.
-    public static func ahapText(_ pattern: HapticPattern, name: String) -> Data {
-        AHAPExport.data(pattern, description: "\(name), made by motorbreath")
+    /// The pattern as an AHAP file lasting `duration` (a breath's trailing hold included).
+    public static func ahapText(_ pattern: HapticPattern, duration: Double, name: String) -> Data {
+        AHAPExport.data(pattern, duration: duration, description: "\(name), made by motorbreath")
     }
 
     static func round4(_ x: Double) -> Double { (x * 10_000).rounded() / 10_000 }

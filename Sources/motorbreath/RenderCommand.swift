@@ -66,7 +66,7 @@ struct RenderCommand: ParsableCommand {
     func write(_ built: BuiltBreath, _ renderer: FrameRenderer, profile: MotorProfile, calibrated: String?, to out: OutputFile) throws {
         switch format {
         case .ahap:
-            try AHAPExport.write(built.pattern) { piece in try out.write(piece) }
+            try AHAPExport.write(built.pattern, duration: built.duration) { piece in try out.write(piece) }
         case .csv:
             try FrameText.csv(renderer) { try out.write($0) }
         case .json:

@@ -227,6 +227,14 @@ def main():
             desk.execute_script(scroll_to_preview)
             time.sleep(0.5)
             desk.save_screenshot(os.path.join(args.shots, "serve-desktop-preview.png"))
+            # serve gone: the breath's place says so (the page tries again meanwhile).
+            for page in (phone, desk):
+                page.execute_script("window.scrollTo(0, 0);")
+            serve.kill()
+            serve.wait(10)
+            time.sleep(1.5)
+            phone.save_screenshot(os.path.join(args.shots, "serve-phone-lost.png"))
+            desk.save_screenshot(os.path.join(args.shots, "serve-desktop-lost.png"))
             desk.quit()
             print(json.dumps({"shots": args.shots}))
             return

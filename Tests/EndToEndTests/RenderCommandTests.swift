@@ -29,8 +29,8 @@ import Testing
         let back = try runMotorbreath(["render", "--ahap", ahap, "--format", "json"])
         #expect(back.status == 0, "\(back.stderr)")
         let json = try JSONSerialization.jsonObject(with: Data(back.stdout.utf8)) as! [String: Any]
-        // AHAP has no trailing silence: the file ends with the exhale at 12 s (the 4 s hold-out is not in it).
-        #expect(json["frames"] as? Int == 12 * 250)
+        // The whole breath, its 4 s hold-out included (a Parameter at 16 s ends the file): 16 s, not the exhale's end at 12 s.
+        #expect(json["frames"] as? Int == 16 * 250)
     }
 
     @Test func badAHAPFilesAreOneLineWithWhere() throws {

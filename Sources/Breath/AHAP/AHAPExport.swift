@@ -6,6 +6,7 @@ import Foundation
 
 /// Writes a ``HapticPattern`` as AHAP JSON that Core Haptics loads: curves longer than its 16 points are
 /// chained, and easing goes in an extra "Easing" key (Core Haptics ignores it, ``AHAPImport`` reads it back).
+/// Given the breath's `duration`, a file whose events end earlier (a trailing hold) still lasts that long.
 /// The same pattern always gives the same bytes.
 ///
 ///     let json = AHAPExport.data(pattern)
@@ -15,20 +16,23 @@ public enum AHAPExport {
     public static let maxPointsPerCurve = 16
 
     /// AHAP JSON for `pattern`, keys sorted, so the same pattern always gives the same bytes.
-    public static func data(_ pattern: HapticPattern, description: String = "made by motorbreath") -> Data {
-        Data(text(pattern, description: description).utf8)
+    public static func data(_ pattern: HapticPattern, duration: Double? = nil, description: String = "made by motorbreath") -> Data {
+        Data(text(pattern, duration: duration, description: description).utf8)
     }
 
     /// The same bytes as `write`, as one string (for small patterns and tests).
-    public static func text(_ pattern: HapticPattern, description: String = "made by motorbreath") -> String {
+    public static func text(_ pattern: HapticPattern, duration: Double? = nil, description: String = "made by motorbreath") -> String {
         var out = ""
-        write(pattern, description: description) { out += $0 }
+        write(pattern, duration: duration, description: description) { out += $0 }
         return out
     }
 
     /// AHAP JSON for `pattern`, handed to `sink` a piece at a time: one Pattern entry is built, written and
     /// dropped before the next, so a pattern of 10^6 events needs no more memory than one of ten.
-    public static func write(_ pattern: HapticPattern, description: String = "made by motorbreath",
+    /// `duration`: how long the pattern lasts when that is longer than its events and curves (a breath's
+    /// trailing hold-out has no event); the file then ends with a `Parameter` at that time, holding the
+    /// intensity control at the value it already has there, so the file lasts as long and plays the same.
+    public static func write(_ pattern: HapticPattern, duration: Double? = nil, description: String = "made by motorbreath",
                              to sink: (String) throws -> Void) rethrows {
         typealias V = JSONText.Value
         let metadata = V.object(["Project": .string("motorbreath"), "Description": .string(description)])
@@ -69,6 +73,11 @@ public enum AHAPExport {
                                                               "Time": .number(piece.time),
                                                               "ParameterCurveControlPoints": .array(points)])])))
             }
+        }
+        if let duration, duration > pattern.duration {
+            let value = pattern.control(.intensityControl, at: duration)
+            try sink(entry(.object(["Parameter": .object(["ParameterID": .string(DynamicParameter.intensityControl.rawValue),
+                                                         "Time": .number(duration), "ParameterValue": .number(value)])])))
         }
         try sink((written.count == 0 ? "[]" : "\n  ]") + ",\n  \"Version\": " + JSONText.write(.number(1)) + "\n}\n")
     }

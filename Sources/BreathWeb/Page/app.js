@@ -8,26 +8,24 @@
   const reduced = window.matchMedia('(prefers-reduced-motion: reduce)');
   const pageMs = () => performance.timeOrigin + performance.now();
   const MIN = 0.4, MAX = 1.0;
-  let socket = null, state = {}, finished = false, baseSharpness = 0.3, dragging = false, playingFile = null;
+  let state = {}, finished = false, baseSharpness = 0.3, dragging = false, playingFile = null;
   const events = []; // the last events, for tests and debugging
   window.motorbreath = { schedule, events, send: (c) => send(c), drawn: null };
+  let spokenPhase = null; // the phase the live region last announced
 
-  function send(command) {
-    if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(command));
-  }
+  function send(command) { link.send(command); }
 
-  function connect() {
-    const url = new URL('ws', location.href);
-    url.protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    url.search = location.search; // the token, when the server wants one
-    socket = new WebSocket(url);
-    socket.onopen = () => { $('status').textContent = 'connected'; send({ command: 'patterns' }); syncClock(); };
-    socket.onmessage = (m) => receive(JSON.parse(m.data));
-    socket.onclose = () => {
-      $('status').textContent = finished ? 'the breath has ended' : 'disconnected: reload to try again';
-      socket = null;
-    };
-  }
+  // The WebSocket, opened again when it closes (link.js); the breath's place says when it is gone.
+  const url = new URL('ws', location.href);
+  url.protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  url.search = location.search; // the token, when the server wants one
+  const link = new Breath.Link({
+    url: url.toString(),
+    onMessage: (e) => receive(e),
+    onOpen: () => { send({ command: 'patterns' }); syncClock(); },
+    onState: (s) => showLink(s),
+  });
+  window.motorbreath.link = link;
 
   const pendingClock = new Map();
   let clockCount = 0;
@@ -47,6 +45,7 @@
       return;
     }
     schedule.onEvent(e);
+    if (e.event === 'prepared') { finished = false; playingFile = null; }
     if (e.event === 'patterns' && window.motorbreath.onPatterns) window.motorbreath.onPatterns(e.patterns, schedule.pattern);
     if (e.event === 'state') { state = Object.assign(state, e); showState(); }
     if (e.event === 'applied') {
@@ -59,7 +58,7 @@
       playingFile = e.state === 'playing' ? { name: e.name, endsMs: pageMs() + 300 + e.duration_s * 1000 } : null;
       $('status').textContent = e.state === 'playing' ? 'playing ' + e.name : e.name + ' ' + e.state + '; the breath again';
     }
-        if (e.event === 'finished') { finished = true; $('phase').textContent = 'finished'; $('left').textContent = ''; }
+    if (e.event === 'finished') { finished = true; say('the breath has ended'); }
     if (e.event === 'error') $('status').textContent = e.message;
     if (e.event === 'refused') $('status').textContent = e.reason;
   }
@@ -81,11 +80,45 @@
     }
   }
 
+  /** Says `words` once to a screen reader (the live region), not again while they stay the same. */
+  function say(words) {
+    if ($('say').textContent !== words) $('say').textContent = words;
+  }
+
+  /** The words at the breath's place while the link is not live: what happened, and what the page does about it. */
+  function linkWords(s, now) {
+    const retry = s.retryAt ? Math.max(0, Math.ceil((s.retryAt - now) / 1000)) : 0;
+    const trying = s.name === 'connecting' || retry === 0 ? 'trying again now' : 'trying again in ' + retry + ' s';
+    if (s.name === 'catching-up') return { word: 'catching up', more: 'the page was asleep; asking motorbreath serve where the breath is' };
+    if (s.name === 'connecting' && !s.lostSince) return { word: 'connecting', more: 'to motorbreath serve' };
+    if (finished) return { word: 'finished', more: 'motorbreath serve has ended; ' + trying };
+    return { word: 'link lost', more: 'the circle has stopped: it no longer follows the motor; ' + trying };
+  }
+
+  function showLink(s) {
+    const live = s.name === 'live';
+    document.body.classList.toggle('offline', !live);
+    // Without a link the buttons would do nothing: they say so by being off.
+    for (const id of ['pause', 'finish', 'stop']) $(id).disabled = !live && s.name !== 'catching-up';
+    $('status').textContent = live ? 'connected' : s.name === 'catching-up' ? 'catching up' : s.lostSince ? 'no link' : 'connecting…';
+    if (!live) { spokenPhase = null; say(linkWords(s, pageMs()).word); } else showState();
+  }
+
   function draw() {
     const now = pageMs();
-    const s = finished || state.paused ? null : schedule.at(now);
     const circle = $('circle');
-    if (s) {
+    const live = link.state.name === 'live';
+    const s = !live || finished || state.paused ? null : schedule.at(now);
+    if (!live) {
+      // The link is gone (or the page just woke): the circle stops and dims, and the words say why.
+      const w = linkWords(link.state, now);
+      circle.style.opacity = '0.2';
+      window.motorbreath.drawn = null;
+      $('phase').textContent = w.word;
+      $('left').textContent = '';
+      $('linkword').textContent = w.more;
+      $('cycle').textContent = ''; $('strength').textContent = '';
+    } else if (s) {
       const scale = MIN + (MAX - MIN) * s.size;
       if (reduced.matches) {
         circle.style.transform = '';
@@ -95,16 +128,29 @@
         circle.style.opacity = '';
       }
       window.motorbreath.drawn = { pageMs: now, hostMs: now + schedule.offsetMs, scale, phase: s.phase, cycle: s.cycle, progress: s.progress };
-      $('phase').textContent = s.phase === 'hold-out' ? 'hold (out)' : s.phase;
+      const word = s.phase === 'hold-out' ? 'hold (out)' : s.phase;
+      $('phase').textContent = word;
       $('left').textContent = Math.ceil(s.secondsLeft - 0.05).toString();
+      $('linkword').textContent = '';
       const cycles = state.cycles ? ' of ' + state.cycles : '';
       $('cycle').textContent = 'cycle ' + s.cycle + cycles;
-    } else if (playingFile && !finished) {
-      $('phase').textContent = playingFile.name;
-      $('left').textContent = Math.max(0, Math.ceil((playingFile.endsMs - now) / 1000 - 0.05)).toString();
-      $('cycle').textContent = 'a file, then the breath again';
-    } else if (state.paused) {
-      $('phase').textContent = 'paused';
+      // One announcement a phase (the seconds left change every second and are not announced).
+      const key = s.cycle + ':' + word;
+      if (!spokenPhase || spokenPhase !== key) { spokenPhase = key; const n = Math.round(s.secondsLeft); say(word + ', ' + n + (n === 1 ? ' second' : ' seconds')); }
+    } else {
+      circle.style.opacity = '';
+      $('linkword').textContent = '';
+      if (finished) {
+        $('phase').textContent = 'finished'; $('left').textContent = ''; $('cycle').textContent = '';
+      } else if (playingFile) {
+        $('phase').textContent = playingFile.name;
+        $('left').textContent = Math.max(0, Math.ceil((playingFile.endsMs - now) / 1000 - 0.05)).toString();
+        $('cycle').textContent = 'a file, then the breath again';
+      } else if (state.paused) {
+        $('phase').textContent = 'paused';
+      } else {
+        $('phase').textContent = 'starting'; $('left').textContent = ''; $('cycle').textContent = '';
+      }
     }
     requestAnimationFrame(draw);
   }
@@ -147,6 +193,25 @@
   palette.addEventListener('pointerup', () => { dragging = false; });
   palette.addEventListener('pointercancel', () => { dragging = false; });
   palette.addEventListener('pointermove', (ev) => { if (ev.buttons || ev.pointerType === 'touch') paletteAt(ev); });
+  // The keyboard: the arrows move the dot by 5 % (up/down intensity, right/left sharpness), as a finger would.
+  // Steps go from where the keys left the dot while they are being pressed (a `state` answer may still
+  // carry the value before the last step), else from the values serve last reported.
+  let keyPad = null;
+  palette.addEventListener('keydown', (ev) => {
+    const step = { ArrowUp: [0, 0.05], ArrowDown: [0, -0.05], ArrowRight: [0.05, 0], ArrowLeft: [-0.05, 0] }[ev.key];
+    if (!step) return;
+    ev.preventDefault();
+    const now = performance.now();
+    const from = keyPad && now - keyPad.at < 2000 ? keyPad
+      : { x: typeof state.sharpness_effective === 'number' ? state.sharpness_effective : baseSharpness,
+          y: typeof state.intensity === 'number' ? state.intensity : 1 };
+    const x = Math.min(1, Math.max(0, Math.round((from.x + step[0]) * 100) / 100));
+    const y = Math.min(1, Math.max(0, Math.round((from.y + step[1]) * 100) / 100));
+    keyPad = { x, y, at: now };
+    $('dot').style.left = (x * 100) + '%'; $('dot').style.top = ((1 - y) * 100) + '%';
+    queued = { intensity: Math.round(y * 1000) / 1000, sharpness: Math.round((x - baseSharpness) * 1000) / 1000 };
+    flush();
+  });
 
   // The preview: a preset or a dropped AHAP file, rendered by the server as `render` renders it.
   const token = new URLSearchParams(location.search).get('token');
@@ -173,7 +238,15 @@
   }
   async function showPreview(response) {
     const text = await response.text();
-    if (!response.ok) { $('preview-note').textContent = text.trim(); window.motorbreath.preview = { error: text.trim() }; return; }
+    if (!response.ok) {
+      // Nothing to show or play: the old plot goes, and Play and Export are off until a good pattern comes.
+      const c = $('plot'); c.getContext('2d').clearRect(0, 0, c.width, c.height);
+      $('play').disabled = true; previewing = null;
+      $('export').removeAttribute('href'); $('export').setAttribute('aria-disabled', 'true');
+      $('preview-note').textContent = text.trim(); window.motorbreath.preview = { error: text.trim() };
+      return false;
+    }
+    $('export').removeAttribute('aria-disabled');
     const data = JSON.parse(text);
     plot(data);
     $('preview-note').textContent = '· ' + data.name + ', ' + data.duration_s.toFixed(1) + ' s on ' + data.motor;
@@ -190,7 +263,7 @@
     const bytes = await file.arrayBuffer();
     previewing = { kind: 'ahap', bytes, name: file.name };
     $('play').disabled = false;
-    await showPreview(await fetch(api('api/preview'), { method: 'POST', body: bytes }));
+    if (await showPreview(await fetch(api('api/preview'), { method: 'POST', body: bytes })) === false) return;
     const ahap = await fetch(api('api/ahap'), { method: 'POST', body: bytes });
     if (ahap.ok) {
       const text = await ahap.text();
@@ -227,5 +300,5 @@
   }
   window.motorbreath.onPatterns = fillPresets;
 
-  connect();
+  link.start();
 })();
