@@ -37,6 +37,10 @@ public final class LiveFrames: FrameSource {
     let feltRange: FeltRange?
     /// Frames of warm-up before breath time 0 (frame `warmupFrames` is breath time 0).
     public let warmupFrames: Int
+    /// The warm-up as the first renderer had it (seconds, and the uncalibrated margin): a restart within a
+    /// second of the breath's start renders from frame 0 again, warm-up included.
+    private let warmup: Double
+    private let warmupMargin: Double
     private var renderer: FrameRenderer
     /// Session frame index of the renderer's frame 0.
     private var rendererBase = 0
@@ -60,6 +64,8 @@ public final class LiveFrames: FrameSource {
         self.motor = motor
         self.compensate = compensate
         self.keep = keep
+        self.warmup = warmup
+        self.warmupMargin = warmupMargin
         renderer = FrameRenderer(pattern: plan.haptics(), duration: plan.duration.isFinite ? plan.duration : 0,
                                  frameRate: frameRate, resolution: resolution, motor: motor, compensate: compensate,
                                  warmup: warmup, ceiling: ceiling, feltRange: feltRange, warmupMargin: warmupMargin)
@@ -164,13 +170,18 @@ public final class LiveFrames: FrameSource {
             return
         }
         deferredRestart = nil
-        let breathStart = max(0, breathTime(ofFrame: k) - LiveFrames.contextSeconds)
-        let origin = frame(atBreathTime: breathStart)
-        let originTime = breathTime(ofFrame: origin)
+        // Within a second of the breath's start (or in the warm-up) the new renderer starts where the first
+        // did, at session frame 0 with the same warm-up: started at breath time 0 without it, its motor model
+        // began cold, and a change in the warm-up took frames from the wrong index (an unchanged strength
+        // changed 66-2,203 frames of 2,575).
+        let fromStart = breathTime(ofFrame: k) - LiveFrames.contextSeconds <= 0
+        let origin = fromStart ? 0 : frame(atBreathTime: breathTime(ofFrame: k) - LiveFrames.contextSeconds)
+        let originTime = fromStart ? 0 : breathTime(ofFrame: origin)
         let remaining = plan.duration.isFinite ? plan.duration - originTime : plan.pausedAt.map { $0 - originTime + 1 } ?? 0
         renderer = FrameRenderer(pattern: plan.haptics(from: originTime), duration: max(0, remaining), frameRate: frameRate,
-                                 resolution: resolution, motor: motor, compensate: compensate, warmup: 0, ceiling: ceiling,
-                                 feltRange: feltRange, leadPlans: renderer.leadPlans)
+                                 resolution: resolution, motor: motor, compensate: compensate,
+                                 warmup: fromStart ? warmup : 0, ceiling: ceiling, feltRange: feltRange,
+                                 warmupMargin: warmupMargin, leadPlans: renderer.leadPlans)
         rendererBase = origin
         if origin <= k && origin >= cacheBase {
             // The motor model follows the frames sent for that stretch (the board played them), not the
