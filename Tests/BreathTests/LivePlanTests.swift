@@ -121,6 +121,27 @@ import TestSupport
         #expect(abs(live.duration - 10) < 1e-9)
         #expect(!live.looping)
     }
+
+    /// A finish within a seek's 0.15 s fade finishes the cycle sought: it plays whole, then the breath ends
+    /// (before, the breath ended with the fade and the sought cycle never played). Backwards and forwards,
+    /// looping and counted; a finish after the fade is an ordinary one.
+    @Test(arguments: [(1, false), (4, false), (2, true), (6, true)])
+    func aFinishInASeeksFadeFinishesTheCycleSought(cycle: Int, loop: Bool) throws {
+        var o = BreathOptions()
+        o.length = .cycles(5)
+        var live = LivePlan(pattern: try BreathPattern.parse("2-1-2"), options: o, loop: loop)
+        live.seek(cycle: cycle, phase: 0, at: 7)  // in cycle 2's hold
+        live.finishAfterThisBreath(at: 7.05)
+        let starts = live.phaseStarts.filter { $0.time > 7 }
+        #expect(starts.map(\.cycle) == [cycle, cycle, cycle], "\(live.phaseStarts.map { ($0.cycle, $0.time) })")
+        #expect(abs(live.duration - (7.15 + 5)) < 1e-9, "\(live.duration)")
+        #expect(!live.looping)
+
+        var after = LivePlan(pattern: try BreathPattern.parse("2-1-2"), options: o, loop: loop)
+        after.seek(cycle: cycle, phase: 0, at: 7)
+        after.finishAfterThisBreath(at: 8)  // the sought cycle playing since 7.15 s
+        #expect(abs(after.duration - (7.15 + 5)) < 1e-9, "\(after.duration)")
+    }
 }
 
 /// A pattern change: at the next cycle the cycle playing ends as planned and the rest plays the new

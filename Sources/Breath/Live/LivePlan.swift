@@ -26,6 +26,8 @@ public struct LivePiece: Sendable, Equatable {
     public var pattern = 0
     /// Seconds of its whole phase as placed (cut pieces keep it; 0: this piece's own end is the phase's).
     public var phaseSeconds = 0.0
+    /// A seek's fade: the cycle the seek goes to, which begins when the fade ends (nil: no seek's fade).
+    public var fadingToCycle: Int?
 
     public var end: Double { start + seconds }
 
@@ -278,6 +280,7 @@ public struct LivePlan: Sendable {
             suspended = nil
         } else {
             _ = fadeOut(at: t)
+            for i in pieces.indices where pieces[i].start >= t { pieces[i].fadingToCycle = cycle }
         }
         let phases = looping ? nil : max(1, (lastCycle - cycle + 1) * pattern.phases.count - phase)
         place(from: t + LivePlan.fadeSeconds, cycle: cycle, phase: phase, phases: phases)
@@ -285,9 +288,11 @@ public struct LivePlan: Sendable {
 
     /// Finish the breath playing at `t` (its cycle), then stop: later cycles are dropped, looping ends.
     public mutating func finishAfterThisBreath(at t: Double) {
-        let current = pieces.last { $0.start <= t }?.cycle ?? 1
-        // What played up to t stays played: a finish during a seek's fade (the sought cycle not yet begun)
-        // ends the breath there, never before t (the session's frames up to t are already on the motor).
+        // During a seek's fade "this breath" is the one sought: it plays, then the breath ends (a person who
+        // seeks then finishes asked for that cycle). Otherwise the cycle playing at t.
+        let playing = pieces.last { $0.start <= t }
+        let current = playing?.fadingToCycle ?? playing?.cycle ?? 1
+        // What played up to t stays played: the breath never ends before t (its frames are on the motor).
         endsNoEarlierThan = max(endsNoEarlierThan, t)
         looping = false
         pieces.removeAll { $0.cycle > current }
