@@ -78,7 +78,7 @@ extension GuardedHandler {
             return PageFiles.text(.payloadTooLarge, "the AHAP file is \(length) bytes; the page takes at most \(PatternPreview.maxUploadBytes) (1 MiB)")
         }
         do {
-            let file = try PatternPreview.ahap(try await request.bodyData)
+            let file = try PatternPreview.ahap(try await request.bodyData, name: request.query.first { $0.name == "name" }?.value)
             guard file.duration > 0 else { return PageFiles.text(.badRequest, "the AHAP file has no events to play") }
             let name = FileRequests.displayName(request.query.first { $0.name == "name" }?.value)
             guard files.put(FileRequests.File(name: name, haptics: file.haptics, duration: file.duration)) else {

@@ -1,4 +1,4 @@
-// The page's pattern preview: a pattern (a preset or in-hold-out seconds, one cycle) or an AHAP file
+// The page's pattern preview: a pattern (a preset or in-hold-out seconds, one cycle) or an AHAP or .haptic file
 // rendered as `motorbreath render` renders it (intended intensity, drive as output, modelled felt
 // amplitude), thinned to at most 2000 points for a plot; and the pattern as an AHAP file.
 // SPDX-License-Identifier: Apache-2.0
@@ -27,11 +27,12 @@ public enum PatternPreview {
         }
     }
 
-    /// An AHAP file's pattern (one-line error for a bad file).
-    public static func ahap(_ data: Data) throws -> (haptics: HapticPattern, duration: Double, notices: [String]) {
-        guard data.count <= maxUploadBytes else { throw ControlError("the AHAP file is \(data.count) bytes; the page takes at most \(maxUploadBytes) (1 MiB)") }
+    /// An AHAP or `.haptic` file's pattern, the format by `name`'s extension and the content (one-line
+    /// error for a bad file).
+    public static func ahap(_ data: Data, name: String? = nil) throws -> (haptics: HapticPattern, duration: Double, notices: [String]) {
+        guard data.count <= maxUploadBytes else { throw ControlError("the file is \(data.count) bytes; the page takes at most \(maxUploadBytes) (1 MiB)") }
         do {
-            let imported = try AHAPImport(data: data)
+            let imported = try PatternFile(data: data, name: name)
             return (imported.pattern, imported.pattern.duration, imported.notices)
         } catch {
             throw ControlError("\(error)")

@@ -12,7 +12,7 @@ struct BreathArguments: ParsableArguments {
             transform: BreathPattern.value)
     var pattern: BreathPattern?
 
-    @Option(help: "AHAP file to play instead of a breath pattern (alone: the breath options do not apply to it).")
+    @Option(help: "AHAP or Meta/Lofelt .haptic file to play instead of a breath pattern, the format by extension and content (alone: the breath options do not apply to it).")
     var ahap: String?
 
     @Option(parsing: .unconditional, help: "Number of breath cycles (1...100000; the session is at most 24 hours).",
@@ -88,7 +88,7 @@ struct BreathArguments: ParsableArguments {
     func build() throws -> BuiltBreath {
         if let path = ahap {
             do {
-                let imported = try AHAPImport(path: path)
+                let imported = try PatternFile(path: path)
                 return (imported.pattern, imported.pattern.duration, nil, imported.notices)
             } catch {
                 throw fail(error)
@@ -118,7 +118,7 @@ struct BreathArguments: ParsableArguments {
 }
 
 /// What play and render play: the haptic pattern and its length, the breath plan it came from (nil for an
-/// AHAP file), and the notes of the import.
+/// AHAP or .haptic file), and the notes of the import.
 typealias BuiltBreath = (pattern: HapticPattern, duration: Double, plan: BreathPlan?, notices: [String])
 
 /// What the playback layer plays of `built`: the breath plan (repeated with `loop`), or the file's pattern.
@@ -127,7 +127,7 @@ func playbackContent(_ built: BuiltBreath, loop: Bool) -> PlaybackContent {
     return .haptics(built.pattern, duration: built.duration)
 }
 
-/// Prints the first notes of an AHAP import, one line each, and how many more there were.
+/// Prints the first notes of a pattern file's import, one line each, and how many more there were.
 func printNotices(_ notices: [String], limit: Int = 10) {
     for n in notices.prefix(limit) { Stderr.write("motorbreath: note: \(oneLine(n))\n") }
     if notices.count > limit { Stderr.write("motorbreath: note: \(notices.count - limit) more notes like these\n") }

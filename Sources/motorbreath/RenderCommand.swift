@@ -1,4 +1,5 @@
-// `motorbreath render`: the breath as duty frames, offline: CSV, JSON, AHAP or an SVG plot.
+// `motorbreath render`: the breath as duty frames, offline (CSV, JSON, an SVG plot), or as a pattern file
+// (AHAP, .haptic, Android waveform JSON).
 // SPDX-License-Identifier: Apache-2.0
 
 import ArgumentParser
@@ -9,7 +10,7 @@ import SafeOutput
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
-        abstract: "Render a breath or an AHAP file to duty frames and write them as CSV, JSON, AHAP or SVG.",
+        abstract: "Render a breath or a pattern file to duty frames, or write it as AHAP, .haptic or Android waveform JSON.",
         discussion: """
             CSV columns: time_s, intensity (intended), duty (drive -1...1 as output), felt (modeled \
             motor). Output is written as it is rendered, so a 24-hour render needs no more memory than a \
@@ -19,6 +20,8 @@ struct RenderCommand: ParsableCommand {
               motorbreath render --pattern 4-7-8 --format svg -o breath.svg
               motorbreath render --ahap calm.ahap --motor lra --format csv
               motorbreath render --pattern box --cues --format ahap -o box.ahap
+              motorbreath render --pattern 4-7-8 --format haptic -o breath.haptic
+              motorbreath render --ahap tap.haptic --format android
             """
     )
 
@@ -39,7 +42,7 @@ struct RenderCommand: ParsableCommand {
     @Flag(help: "Send the intended intensity as the duty, with no motor compensation.")
     var noCompensation = false
 
-    @Option(help: "Output format: csv, json, ahap, svg (default: csv).", transform: RenderFormat.value)
+    @Option(help: "Output format: csv, json, ahap, haptic (Meta/Lofelt .haptic), android (VibrationEffect.createWaveform timings and amplitudes), svg (default: csv).", transform: RenderFormat.value)
     var format: RenderFormat = .csv
 
     @Option(name: .shortAndLong, help: "Write to this file instead of standard output: a regular file is replaced whole (a temporary file renamed over it), a device, FIFO or symlink is written through, - is standard output.")
@@ -67,6 +70,10 @@ struct RenderCommand: ParsableCommand {
         switch format {
         case .ahap:
             try AHAPExport.write(built.pattern, duration: built.duration) { piece in try out.write(piece) }
+        case .haptic:
+            try HapticClipExport.write(built.pattern, duration: built.duration, description: "\(breath.title), made by motorbreath") { try out.write($0) }
+        case .android:
+            try out.write(AndroidWaveform(built.pattern, duration: built.duration).json)
         case .csv:
             try FrameText.csv(renderer) { try out.write($0) }
         case .json:

@@ -45,7 +45,8 @@ public enum AHAPExport {
         }
         func param(_ id: String, _ value: Double) -> V { .object(["ParameterID": .string(id), "ParameterValue": .number(value)]) }
         for e in pattern.events {
-            var params = [param("HapticIntensity", e.intensity), param("HapticSharpness", e.sharpness)]
+            let (intensity, sharpness) = followingControls(e, in: pattern)
+            var params = [param("HapticIntensity", intensity), param("HapticSharpness", sharpness)]
             if e.attack > 0 { params.append(param("AttackTime", e.attack)) }
             if e.release > 0 { params.append(param("ReleaseTime", e.release)) }
             var event: [String: V] = ["Time": .number(e.time), "EventParameters": .array(params)]
@@ -80,6 +81,17 @@ public enum AHAPExport {
                                                          "Time": .number(duration), "ParameterValue": .number(value)])])))
         }
         try sink((written.count == 0 ? "[]" : "\n  ]") + ",\n  \"Version\": " + JSONText.write(.number(1)) + "\n}\n")
+    }
+
+    /// The intensity and sharpness to write for `e`. Core Haptics applies the controls to every tap, so a tap
+    /// that does not follow them (a `.haptic` emphasis) is written divided by the intensity control and less
+    /// the sharpness control at its instant, and plays as it did; where the control is 0 the tap is silent.
+    static func followingControls(_ e: HapticEvent, in pattern: HapticPattern) -> (intensity: Double, sharpness: Double) {
+        guard e.isTransient && !e.followsControls else { return (e.intensity, e.sharpness) }
+        let scale = pattern.control(.intensityControl, at: e.time)
+        let intensity = scale > 0 ? min(1, e.intensity / scale) : 0
+        let sharpness = min(max(e.sharpness - pattern.control(.sharpnessControl, at: e.time), 0), 1)
+        return (intensity, sharpness)
     }
 
     /// Splits a curve into consecutive curves of at most 16 points; each starts at its predecessor's

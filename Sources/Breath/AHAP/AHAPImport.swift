@@ -4,12 +4,17 @@
 
 import Foundation
 
-/// An AHAP file that cannot be used, with where the problem is.
-public struct AHAPError: Error, Sendable, CustomStringConvertible {
+/// A pattern file (AHAP or `.haptic`) that cannot be used, with where the problem is: one line.
+public struct HapticFileError: Error, Sendable, CustomStringConvertible {
+    /// The format the file was read as, as the line names it: "AHAP" or ".haptic".
+    public var format = "AHAP"
     public var location: String
     public var reason: String
-    public var description: String { "bad AHAP file: \(location): \(reason)" }
+    public var description: String { "bad \(format) file: \(location): \(reason)" }
 }
+
+/// An AHAP file that cannot be used (the name AHAP import has always thrown).
+public typealias AHAPError = HapticFileError
 
 /// Reads AHAP (Apple Haptic and Audio Pattern) JSON the way Core Haptics does: missing keys default,
 /// out-of-range values clamp, unknown keys are ignored, and audio events are skipped, each with a notice.

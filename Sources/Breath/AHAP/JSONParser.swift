@@ -91,8 +91,79 @@ struct JSONParser {
         return Streamed(top: .object(fields), streamed: streamed, trailingComma: p.trailingCommaPlace)
     }
 
-    /// The array at `i`, its elements (depth 2, as inside a top-level object) handed to `element`.
-    private mutating func streamArray(_ element: (JSONValue, Int) throws -> Void) throws {
+    /// A document read with the arrays at some key paths streamed.
+    struct PathStreamed {
+        /// The top-level value, without the streamed arrays.
+        var top: JSONValue
+        /// The key paths whose arrays were streamed (a second array at one of them is kept in `top`).
+        var streamed: Set<[String]>
+        /// Line and column of the first trailing comma, if any.
+        var trailingComma: (line: Int, column: Int)?
+    }
+
+    /// Parses a whole document; each array found at one of `paths` (keys from the top-level object down)
+    /// has its elements handed to `element` (the path, the element, its index) as soon as each is read, and
+    /// not kept. `element`'s errors pass through as they are; the document's own are JSONSyntaxError.
+    static func parse(_ bytes: [UInt8], streaming paths: Set<[String]>,
+                      element: ([String], JSONValue, Int) throws -> Void) throws -> PathStreamed {
+        var p = JSONParser(bytes: bytes)
+        var streamed: Set<[String]> = []
+        p.skipSpace()
+        let top = p.current == UInt8(ascii: "{")
+            ? try p.streamingObject(at: [], depth: 0, paths: paths, streamed: &streamed, element: element)
+            : try p.value(depth: 0)
+        try p.end()
+        return PathStreamed(top: top, streamed: streamed, trailingComma: p.trailingCommaPlace)
+    }
+
+    /// The object at `i` (at key path `path`): members on the way to a streamed path are read this way too,
+    /// a streamed path's first array goes to `element`, everything else is kept.
+    private mutating func streamingObject(at path: [String], depth: Int, paths: Set<[String]>, streamed: inout Set<[String]>,
+                                          element: ([String], JSONValue, Int) throws -> Void) throws -> JSONValue {
+        guard depth < JSONParser.maxDepth else { throw error("nested more than \(JSONParser.maxDepth) levels deep") }
+        i += 1
+        var fields: [String: JSONValue] = [:]
+        var members = 0
+        skipSpace()
+        if current == UInt8(ascii: "}") {
+            i += 1
+            return .object(fields)
+        }
+        while true {
+            skipSpace()
+            if current == UInt8(ascii: "}") && members > 0 {
+                noteTrailingComma()
+                i += 1
+                return .object(fields)
+            }
+            guard current == UInt8(ascii: "\"") else { throw error("expected a key in quotes") }
+            let name = try string()
+            skipSpace()
+            guard current == UInt8(ascii: ":") else { throw error("expected ':' after a key") }
+            i += 1
+            skipSpace()
+            let here = path + [name]
+            if paths.contains(here) && !streamed.contains(here) && current == UInt8(ascii: "[") {
+                streamed.insert(here)
+                try streamArray(depth: here.count + 1) { try element(here, $0, $1) }
+            } else if current == UInt8(ascii: "{") && paths.contains(where: { $0.count > here.count && Array($0.prefix(here.count)) == here }) {
+                fields[name] = try streamingObject(at: here, depth: depth + 1, paths: paths, streamed: &streamed, element: element)
+            } else {
+                fields[name] = try value(depth: depth + 1)
+            }
+            members += 1
+            skipSpace()
+            switch current {
+            case UInt8(ascii: ","): i += 1
+            case UInt8(ascii: "}"): i += 1; return .object(fields)
+            default: throw error("expected ',' or '}'")
+            }
+        }
+    }
+
+    /// The array at `i`, its elements (at `depth`: 2 inside a top-level object) handed to `element`.
+    private mutating func streamArray(depth: Int = 2, _ element: (JSONValue, Int) throws -> Void) throws {
+        guard depth - 1 < JSONParser.maxDepth else { throw error("nested more than \(JSONParser.maxDepth) levels deep") }
         i += 1
         skipSpace()
         if current == UInt8(ascii: "]") {
@@ -107,7 +178,7 @@ struct JSONParser {
                 i += 1
                 return
             }
-            try element(try value(depth: 2), n)
+            try element(try value(depth: depth), n)
             n += 1
             skipSpace()
             switch current {

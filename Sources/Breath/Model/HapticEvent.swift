@@ -21,19 +21,25 @@ public struct HapticEvent: Sendable, Equatable {
     public var attack: Double
     /// Continuous events: seconds over which intensity ramps down to 0 at the end (ReleaseTime).
     public var release: Double
+    /// Transients: whether the pattern's intensity and sharpness controls act on the tap, as Core Haptics
+    /// plays an AHAP tap. A `.haptic` file's emphasis is its own strength, whatever the amplitude envelope
+    /// (which `HapticClipImport` carries in the intensity control) does there: false.
+    public var followsControls: Bool
 
     /// Defaults used when a parameter is missing (AHAP loading follows the same rule).
     public static let defaultIntensity = 1.0
     public static let defaultSharpness = 0.5
 
     public init(kind: Kind, time: Double, intensity: Double = HapticEvent.defaultIntensity,
-                sharpness: Double = HapticEvent.defaultSharpness, attack: Double = 0, release: Double = 0) {
+                sharpness: Double = HapticEvent.defaultSharpness, attack: Double = 0, release: Double = 0,
+                followsControls: Bool = true) {
         self.kind = kind
         self.time = max(0, time)
         self.intensity = min(max(intensity, 0), 1)
         self.sharpness = min(max(sharpness, 0), 1)
         self.attack = max(0, attack)
         self.release = max(0, release)
+        self.followsControls = followsControls
     }
 
     public static func transient(at time: Double, intensity: Double, sharpness: Double = 0.3) -> HapticEvent {

@@ -41,12 +41,12 @@ public struct HapticPattern: Sendable, Equatable {
         return min(max(strongest * control(.intensityControl, at: t), 0), 1)
     }
 
-    /// Transient taps with their effective intensity and sharpness (controls applied at their instant).
+    /// Transient taps with their effective intensity and sharpness (controls applied at their instant, to the
+    /// taps that follow them).
     public var taps: [Tap] {
         events.filter(\.isTransient).map { e in
-            Tap(time: e.time,
-                intensity: min(max(e.intensity * control(.intensityControl, at: e.time), 0), 1),
-                sharpness: min(max(e.sharpness + control(.sharpnessControl, at: e.time), 0), 1))
+            let (scale, add) = e.followsControls ? (control(.intensityControl, at: e.time), control(.sharpnessControl, at: e.time)) : (1, 0)
+            return Tap(time: e.time, intensity: min(max(e.intensity * scale, 0), 1), sharpness: min(max(e.sharpness + add, 0), 1))
         }
     }
 }

@@ -22,8 +22,10 @@ public struct Envelope: Sendable {
         }
         let intensityAt = reader(intensity), sharpnessAt = reader(sharpness)
         taps = pattern.events.filter(\.isTransient).map { e in
-            Tap(time: e.time, intensity: min(max(e.intensity * (intensityAt(e.time) ?? 1), 0), 1),
-                sharpness: min(max(e.sharpness + (sharpnessAt(e.time) ?? 0), 0), 1))
+            // Both readers move with every tap (they read at non-decreasing times), followed or not.
+            let scale = intensityAt(e.time) ?? 1, add = sharpnessAt(e.time) ?? 0
+            return Tap(time: e.time, intensity: min(max(e.intensity * (e.followsControls ? scale : 1), 0), 1),
+                       sharpness: min(max(e.sharpness + (e.followsControls ? add : 0), 0), 1))
         }
     }
 

@@ -9,7 +9,7 @@ import SimBoard
 
 /// render --format.
 enum RenderFormat: String, ChoiceValue {
-    case csv, json, ahap, svg
+    case csv, json, ahap, haptic, android, svg
 }
 
 /// render --resolution: u8, u16 or i16.
