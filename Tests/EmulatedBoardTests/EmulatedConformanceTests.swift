@@ -16,6 +16,8 @@ import Testing
         #expect(lateMs("stop at tick 192953292, frame 10 due at 192906010", clockHz: 20_000_000) > 2.3)
         #expect(lateMs("frame 3 at 100, due 200", clockHz: 20_000_000) == .infinity)  // early: a real failure
         #expect(lateMs("output 19660, expected 20000", clockHz: 20_000_000) == .infinity)
+        #expect(lateMs("HEARTBEAT: expected STATUS within 500 ms, got nothing", clockHz: 20_000_000) == 500)
+        #expect(lateMs("HEARTBEAT: expected STATUS within 500 ms, got NAK badMessage", clockHz: 20_000_000) == .infinity)
     }
 
     @Test(arguments: ["erm", "erm-hbridge", "lra"])
@@ -57,6 +59,12 @@ func lateMs(_ detail: String, clockHz: Double) -> Double {
     func ticks(after marker: String, in text: Substring) -> Double? {
         guard let r = text.range(of: marker) else { return nil }
         return Double(text[r.upperBound...].prefix { $0.isNumber })
+    }
+    // "HEARTBEAT: expected STATUS within 500 ms, got nothing": no answer for at least that long (a board
+    // that never answers fails unless QEMU itself waited that long for a CPU).
+    if let r = detail.range(of: "within "), detail.hasSuffix("got nothing"),
+       let ms = Double(detail[r.upperBound...].prefix { $0.isNumber }), detail[r.upperBound...].contains(" ms,") {
+        return ms
     }
     if detail.contains("ticks late") {
         let numbers = detail.split(whereSeparator: { !$0.isNumber }).compactMap { Double($0) }

@@ -184,6 +184,7 @@ final class SocketClient {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         p.arguments = ["python3", script.path]
+        p.environment = testEnvironment()  // the motorbreath the client starts reads no one's config
         let out = Pipe()
         p.standardOutput = out
         try p.run()
