@@ -15,9 +15,8 @@ try:
     from selenium.webdriver.common.actions import interaction
 except ImportError:
     sys.exit("FAIL: selenium is missing (bash .ci/install --tests installs it, with chromium and chromium-driver)")
-for tool in ("/usr/bin/chromium", "/usr/bin/chromedriver"):
-    if not os.access(tool, os.X_OK):
-        sys.exit("FAIL: %s is missing (bash .ci/install --tests installs chromium and chromium-driver)" % tool)
+# The processes this script starts (each with a config folder of its own), their first lines, the drive log.
+from browser_support import fail, first_line, read_drive_log, start, stop_children, tick_at
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--motorbreath", default=".build/debug/motorbreath")
@@ -26,29 +25,6 @@ ap.add_argument("--shots-only", action="store_true", help="only the screenshots 
 ap.add_argument("--pattern", default="2-1-2-1")
 args = ap.parse_args()
 os.makedirs(args.shots, exist_ok=True)
-children = []
-
-
-def fail(why):
-    print("FAIL: " + why, file=sys.stderr)
-    sys.exit(1)
-
-
-def start(argv):
-    p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    children.append(p)
-    return p
-
-
-def first_line(p, prefix, timeout=20):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        line = p.stdout.readline()
-        if line.startswith(prefix):
-            return line.strip()
-        if not line and p.poll() is not None:
-            fail("%s exited: %s" % (p.args, p.stderr.read()))
-    fail("no %r line from %s" % (prefix, p.args))
 
 
 def browser(width, height):
@@ -92,18 +68,6 @@ def palette_rect(d):
                             "const b = p.getBoundingClientRect(); return {x: b.left, y: b.top, width: b.width, height: b.height};")
 
 
-def read_drive_log(path):
-    header, changes = None, []
-    for line in open(path):
-        if line.startswith("# clock"):
-            w = line.split()
-            header = dict(hz=float(w[3]), offset=float(w[5]), boot=float(w[7]), drift=float(w[9]))
-        elif not line.startswith("#") and line.strip():
-            t, level = line.split()
-            changes.append((int(t), int(level)))
-    return header, changes
-
-
 def one_hand(d):
     """Usable with one hand on a phone (390 x 844): nothing wider than the screen, every control at least
     44 px tall (Apple's and WCAG's touch target), the palette a square a thumb can cover."""
@@ -116,11 +80,6 @@ def one_hand(d):
     if m["overflow"] > 0 or m["small"] or min(m["palette"]) < 200 or abs(m["palette"][0] - m["palette"][1]) > 2:
         fail("not usable with one hand at 390 x 844: %s" % out)
     return out
-
-
-def tick_at(header, mono_ns):
-    """The sim-board's tick at a monotonic instant (the drive log's header says how)."""
-    return header["offset"] + (mono_ns - header["boot"]) * header["hz"] / 1e9 * (1 + header["drift"] / 1e6)
 
 
 def play_file(phone, log, ahap, rows):
@@ -551,10 +510,4 @@ def main():
 try:
     main()
 finally:
-    for p in children:
-        if p.poll() is None:
-            p.terminate()
-            try:
-                p.wait(5)
-            except subprocess.TimeoutExpired:
-                p.kill()
+    stop_children()
