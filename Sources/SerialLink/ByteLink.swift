@@ -73,7 +73,7 @@ public enum LinkError: Error, Sendable, Equatable, CustomStringConvertible {
             let list = available.isEmpty ? "no serial ports found" : "ports: " + available.joined(separator: ", ")
             return "no such port \(path) (\(list); try --simulate to run without a board)"
         case .permissionDenied(let path):
-            return "permission denied opening \(path): add yourself to the dialout group (sudo usermod -aG dialout $USER) and log in again"
+            return "permission denied opening \(path): install motorbreath's udev rules (hardware/README.md) or join the port's group (ls -l \(path); usually dialout) and log in again"
         case .busy(let path):
             return "port \(path) is busy: another program (or motorbreath) has it open"
         case .openElsewhere(let path, let pid, let program):

@@ -12,6 +12,11 @@ struct BoardGuide: CustomTestStringConvertible, Sendable {
     let name: String
     let dir: String
     let ends: [String: [String: String]]  // build -> signal -> part pin
+    /// The MCU pin's high level and its absolute-maximum current (ATmega328P datasheet, "Absolute Maximum
+    /// Ratings": 40 mA per I/O pin; STM32F411 datasheet DS10314, "Current characteristics": 25 mA sunk or
+    /// sourced by any I/O): the gate resistor alone limits the current that charges the MOSFET's gate.
+    let pinVolts: Double
+    let pinMaxMilliamps: Double
 
     var testDescription: String { name }
 
@@ -20,12 +25,12 @@ struct BoardGuide: CustomTestStringConvertible, Sendable {
             "erm": ["PWM_A": "R1.1"],
             "erm-hbridge": ["PWM_A": "U2.AIN1", "PWM_B": "U2.AIN2"],
             "lra": ["PWM_A": "U2.AIN1", "PWM_B": "U2.AIN2"],
-        ]),
+        ], pinVolts: 5.0, pinMaxMilliamps: 40),
         BoardGuide(name: "stm32", dir: "hardware/stm32", ends: [
             "erm": ["PWM_A": "R1.1", "UART_TX": "U3.RXD", "UART_RX": "U3.TXD"],
             "erm-hbridge": ["PWM_A": "U2.AIN1", "PWM_B": "U2.AIN2", "UART_TX": "U3.RXD", "UART_RX": "U3.TXD"],
             "lra": ["PWM_A": "U2.AIN1", "PWM_B": "U2.AIN2", "UART_TX": "U3.RXD", "UART_RX": "U3.TXD"],
-        ]),
+        ], pinVolts: 3.3, pinMaxMilliamps: 25),
     ]
 
     func firmware() throws -> FirmwarePins { name == "avr" ? try .avr() : try .stm32() }
@@ -75,6 +80,21 @@ struct BoardGuide: CustomTestStringConvertible, Sendable {
         }
     }
 
+    @Test("the gate resistor keeps the PWM pin's peak current under its absolute maximum", arguments: BoardGuide.all)
+    func gateResistorProtectsThePin(board: BoardGuide) throws {
+        let json = try JSONSerialization.jsonObject(with: Data(try repoText(board.dir + "/netlist.json").utf8)) as! [String: Any]
+        let r1 = try #require((json["parts"] as! [[String: Any]]).first { $0["ref"] as? String == "R1" }, "\(board.name): no R1")
+        let value = try #require(r1["value"] as? String)
+        let ohms = try #require(try captures(#"^(\d+(?:\.\d+)?) (k?)Ω, gate resistor"#, in: value).first, "\(board.name) R1: \(value)")
+        let resistance = Double(ohms[0])! * (ohms[1] == "k" ? 1000 : 1)
+        // Into an uncharged gate the pin sees the resistor alone: its peak current is V / R.
+        let peak = board.pinVolts / resistance * 1000
+        #expect(peak <= board.pinMaxMilliamps,
+                "\(board.name): \(value) lets \(peak) mA from a \(board.pinVolts) V pin, past its \(board.pinMaxMilliamps) mA absolute maximum")
+        // The guide's parts list names the same value.
+        #expect(try repoText(board.dir + "/README.md").contains("| \(ohms[0]) Ω resistor | `erm` | gate resistor"))
+    }
+
     @Test("the build table states the firmware's drive ceiling", arguments: BoardGuide.all)
     func ceilingsMatch(board: BoardGuide) throws {
         let firmware = try board.firmware(), readme = try repoText(board.dir + "/README.md")
@@ -106,8 +126,10 @@ struct BoardGuide: CustomTestStringConvertible, Sendable {
 
     @Test("the udev rules cover the boards' USB ids and parse")
     func udevRules() throws {
-        let rules = try repoText("hardware/udev/99-motorbreath.rules")
-        let ids = ["1a86:7523", "0403:6001", "10c4:ea60", "2341:0043", "0483:5740", "0483:df11", "0483:3748", "0483:374b"]
+        let rules = try repoText("hardware/udev/70-motorbreath.rules")
+        let ids = ["1a86:7523", "1a86:7522", "1a86:55d4", "0403:6001", "0403:6014", "0403:6015", "10c4:ea60", "10c4:ea70",
+                   "067b:2303", "2341:0043", "2341:0243", "2a03:0043", "0483:5740", "0483:df11", "0483:3748", "0483:374b"]
+        // uaccess is acted on by systemd's 73-seat-late.rules: a file numbered after it grants nothing.
         var seen = Set<String>()
         for (number, line) in rules.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let text = line.trimmingCharacters(in: .whitespaces)
@@ -116,26 +138,29 @@ struct BoardGuide: CustomTestStringConvertible, Sendable {
             var keys: [String: String] = [:]
             for item in text.split(separator: ",") {
                 let parts = try captures(#"^\s*([A-Z_]+(?:\{[A-Za-z_]+\})?)\s*(==|!=|\+=|-=|:=|=)\s*"([^"]*)"\s*$"#, in: String(item))
-                let part = try #require(parts.first, "99-motorbreath.rules:\(number + 1): cannot parse '\(item)'")
+                let part = try #require(parts.first, "70-motorbreath.rules:\(number + 1): cannot parse '\(item)'")
                 #expect(["ACTION", "SUBSYSTEM", "SUBSYSTEMS", "DRIVER", "DRIVERS", "ENV", "ATTR", "ATTRS", "MODE", "GROUP",
                          "TAG", "SYMLINK", "RUN"].contains(part[0].split(separator: "{").first.map(String.init) ?? ""),
-                        "99-motorbreath.rules:\(number + 1): unknown key \(part[0])")
+                        "70-motorbreath.rules:\(number + 1): unknown key \(part[0])")
                 // Keys udev can only match (an assignment to them is "Invalid operator" in udevadm test).
                 if ["ACTION", "SUBSYSTEM", "SUBSYSTEMS", "DRIVER", "DRIVERS", "ATTRS"].contains(part[0].split(separator: "{").first.map(String.init) ?? "") {
-                    #expect(part[1] == "==" || part[1] == "!=", "99-motorbreath.rules:\(number + 1): \(part[0]) can only be matched, not \(part[1])")
+                    #expect(part[1] == "==" || part[1] == "!=", "70-motorbreath.rules:\(number + 1): \(part[0]) can only be matched, not \(part[1])")
                 }
                 keys[part[0] + part[1]] = part[2]
+                // A group is not portable (dialout, uucp, plugdev differ by distribution; udev ignores one
+                // that does not exist): access comes from uaccess.
+                #expect(part[0] != "GROUP", "70-motorbreath.rules:\(number + 1): GROUP=\(part[2]) is not on every distribution")
             }
             let vendor = keys["ATTRS{idVendor}=="] ?? keys["ATTR{idVendor}=="], product = keys["ATTRS{idProduct}=="] ?? keys["ATTR{idProduct}=="]
             if let vendor, let product {
                 seen.insert("\(vendor):\(product)")
                 if keys["SUBSYSTEM=="] == "tty" {
-                    #expect(keys["ENV{ID_MM_DEVICE_IGNORE}="] == "1" && keys["GROUP="] == "dialout",
-                            "99-motorbreath.rules:\(number + 1): a board's tty needs dialout and ID_MM_DEVICE_IGNORE")
+                    #expect(keys["ENV{ID_MM_DEVICE_IGNORE}="] == "1" && keys["TAG+="] == "uaccess",
+                            "70-motorbreath.rules:\(number + 1): a board's tty needs uaccess and ID_MM_DEVICE_IGNORE")
                 }
             }
         }
-        #expect(seen.isSuperset(of: ids), "99-motorbreath.rules lacks \(Set(ids).subtracting(seen).sorted())")
+        #expect(seen.isSuperset(of: ids), "70-motorbreath.rules lacks \(Set(ids).subtracting(seen).sorted())")
         #expect(rules.contains(#"DRIVER=="ftdi_sio", ATTR{latency_timer}="1""#))
     }
 }

@@ -10,7 +10,7 @@ import TestSupport
     @Test func eachErrnoBecomesTheRightOneLiner() {
         let path = "/dev/ttyUSB7"
         #expect("\(LinkError.from(errno: ENOENT, path: path, operation: "open"))".hasPrefix("no such port /dev/ttyUSB7"))
-        #expect("\(LinkError.from(errno: EACCES, path: path, operation: "open"))".contains("dialout"))
+        #expect("\(LinkError.from(errno: EACCES, path: path, operation: "open"))".contains("udev rules"))
         #expect("\(LinkError.from(errno: EBUSY, path: path, operation: "open"))".contains("busy"))
         #expect(LinkError.from(errno: EIO, path: path, operation: "read") == .disconnected(path: path))
         #expect(LinkError.from(errno: ENXIO, path: path, operation: "read") == .disconnected(path: path))
