@@ -31,6 +31,29 @@ import TestSupport
         #expect(text.contains("golden host test: all passed"))
     }
 
+    /// A maker with avr-gcc and avr-libc but not simavr builds the firmware: `make` says the harness is
+    /// skipped and exits 0. simavr's headers are hidden in a mount namespace of this test's own (a tmpfs over
+    /// /usr/include/simavr), so the machine's packages stay as they are.
+    @Test(.enabled(if: getuid() == 0, "hiding simavr's headers needs a mount namespace: run as root, as CI does"))
+    func theFirmwareBuildsWithoutSimavr() throws {
+        let build = FileManager.default.temporaryDirectory.appendingPathComponent("avr-nosim-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: build) }
+        let make = Process()
+        make.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+        make.arguments = ["-m", "sh", "-c", "mount -t tmpfs none /usr/include/simavr && make -s -C \"$1\" BUILD=\"$2\"", "sh", avrDir.path, build]
+        let out = Pipe()
+        make.standardOutput = out
+        make.standardError = out
+        try make.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        make.waitUntilExit()
+        #expect(make.terminationStatus == 0, "\(text)")
+        #expect(text.contains("the firmware is built, the simulator harness is not"), "\(text)")
+        for variant in ["erm", "erm-hbridge", "lra"] {
+            #expect(FileManager.default.fileExists(atPath: "\(build)/\(variant)/motorbreath-avr.hex"), "no \(variant) hex: \(text)")
+        }
+    }
+
     @Test func theUniqueIdFromSignatureRows() throws {
         let (status, text) = try make("host-test")
         #expect(status == 0, "\(text)")
