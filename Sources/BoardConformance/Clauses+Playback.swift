@@ -43,22 +43,27 @@ extension Conformance {
     /// grain, which must stay far below what the skin resolves.
     static func lateLimit(_ rig: Rig) -> UInt64 { rig.ticks(ms: 1) }
 
-    /// Whether a PLAYED block's first tick keeps the rules: at its due tick, or later by at most the limit
+    /// Whether a PLAYED block's first tick keeps the rules: at its due tick, or at the start of the output's
+    /// next PWM period (less than 100 µs on, not late: protocol.md, PLAYED), or later by at most the limit
     /// and then counted late.
-    static func onTime(_ r: Played, due: UInt64, limit: UInt64) -> Bool {
-        r.firstTick == due || (r.firstTick > due && r.firstTick - due <= limit && r.lateCount > 0)
+    static func onTime(_ r: Played, due: UInt64, limit: UInt64, grain: UInt64) -> Bool {
+        r.firstTick == due || (r.firstTick > due && r.firstTick - due < grain)
+            || (r.firstTick > due && r.firstTick - due <= limit && r.lateCount > 0)
     }
 
+    /// The longest wait for the output's next PWM period that is not lateness: 100 µs (protocol.md, PLAYED).
+    static func periodGrain(_ rig: Rig) -> UInt64 { rig.ticks(ms: 1) / 10 }
+
     /// Checks PLAYED reports against `expected` duties and the timebase: contiguous from 0, each block's
-    /// first tick the due tick (or later within 1 ms, and then counted late), duties by CRC. Returns
+    /// first tick the due tick (or the next PWM period's start, or later within 1 ms and then counted late), duties by CRC. Returns
     /// (frames, late, largest lateness in ticks).
-    static func checkPlayed(_ p: Playback, expected: [UInt16], through n: Int, limit: UInt64) throws -> (frames: Int, late: Int, maxLate: UInt32) {
+    static func checkPlayed(_ p: Playback, expected: [UInt16], through n: Int, limit: UInt64, grain: UInt64) throws -> (frames: Int, late: Int, maxLate: UInt32) {
         var next = 0, late = 0
         var maxLate: UInt32 = 0
         for r in p.played where Int(r.firstIndex) < n {
             try require(Int(r.firstIndex) == next, "expected a PLAYED from frame \(next), got \(r.brief)")
             let due = p.timebase.due(r.firstIndex)
-            try require(onTime(r, due: due, limit: limit),
+            try require(onTime(r, due: due, limit: limit, grain: grain),
                         "expected frame \(r.firstIndex) output on its due tick, or up to \(limit) ticks later and counted late; "
                         + "got frame \(r.firstIndex) at \(r.firstTick), due \(due), late_count \(r.lateCount)")
             try require(UInt64(r.maxLateTicks) <= limit,
@@ -79,7 +84,7 @@ extension Conformance {
             let n = min(Int(rig.info.bufferCapacity), 100)
             let values = ramp(n)
             let p = try play(rig, values, frames: n)
-            let (frames, late, maxLate) = try checkPlayed(p, expected: values, through: n, limit: lateLimit(rig))
+            let (frames, late, maxLate) = try checkPlayed(p, expected: values, through: n, limit: lateLimit(rig), grain: periodGrain(rig))
             let us = Double(maxLate) * 1e6 / Double(rig.info.clockHz)
             return .pass(late == 0 ? "\(frames) frames, all at their due ticks" : "\(frames) frames, \(late) late by at most \(Int(us)) µs (and said so)")
         },
@@ -94,7 +99,7 @@ extension Conformance {
             let values = ramp(10)
             let p = try play(rig, values, frames: 20)
             // Frames 10...19 reported as 0 (an underrun is declared when the board next looks, so its lateness is not judged).
-            _ = try checkPlayed(p, expected: values, through: 20, limit: rig.ticks(ms: 100))
+            _ = try checkPlayed(p, expected: values, through: 20, limit: rig.ticks(ms: 100), grain: periodGrain(rig))
             let s = try rig.status()
             try require(s.underruns >= 10, "frames 10...19 never sent: expected underruns >= 10, got \(s.underruns)")
             return .pass("underruns \(s.underruns), zeros in the duty CRC")
@@ -131,7 +136,7 @@ extension Conformance {
                             + "(a START that re-times keeps the buffer)")
             }
             let after = p.played.filter { $0.firstIndex >= 50 && Int($0.firstIndex) + Int($0.count) <= n }
-            let off = after.filter { !onTime($0, due: later.due($0.firstIndex), limit: lateLimit(rig)) }
+            let off = after.filter { !onTime($0, due: later.due($0.firstIndex), limit: lateLimit(rig), grain: periodGrain(rig)) }
             try require(!after.isEmpty, "re-timed stream: expected PLAYED reports for frames 50...\(n - 1), got \(p.played.map(\.brief))")
             try require(off.isEmpty,
                         "re-timed stream: expected frames 50... at the new ticks, got \(off.prefix(2).map { "frame \($0.firstIndex) at \($0.firstTick), due \(later.due($0.firstIndex))" })")
@@ -149,7 +154,7 @@ extension Conformance {
             try require(first.firstIndex == 0 && first.lateCount > 0 && first.firstTick > anchor,
                         "START 40 ms in the past: expected the first PLAYED from frame 0, late, after tick \(anchor), got \(first.brief)")
             let onTime = got.played.filter { $0.firstIndex >= 20 && Int($0.firstIndex) + Int($0.count) <= values.count }
-            let off = onTime.filter { !Conformance.onTime($0, due: tb.due($0.firstIndex), limit: lateLimit(rig)) }
+            let off = onTime.filter { !Conformance.onTime($0, due: tb.due($0.firstIndex), limit: lateLimit(rig), grain: periodGrain(rig)) }
             try require(!onTime.isEmpty, "START in the past: expected PLAYED reports for frames 20..., got \(got.played.map(\.brief))")
             try require(off.isEmpty, "START in the past: expected frames 20... at their due ticks, got \(off.prefix(2).map { "frame \($0.firstIndex) at \($0.firstTick), due \(tb.due($0.firstIndex))" })")
             return .pass("\(first.lateCount) frames late at once, the rest on time")

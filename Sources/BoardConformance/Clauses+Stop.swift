@@ -145,7 +145,7 @@ extension Conformance {
                 return got
             }
             for i in 40..<50 { values[i] = 222 }
-            _ = try checkPlayed(p, expected: values, through: n, limit: lateLimit(rig))
+            _ = try checkPlayed(p, expected: values, through: n, limit: lateLimit(rig), grain: periodGrain(rig))
             return .pass("frames 40...49 replaced before they played")
         },
         Clause("drive.lra-carrier", "5", "an LRA board flips polarity every half carrier period from frame 0's tick", since: .r1_1) { rig in

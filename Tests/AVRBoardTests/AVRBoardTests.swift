@@ -106,6 +106,10 @@ import Testing
         #expect(due.count > 100)
         #expect(due.min >= 0 && due.max < 50, "pin - due: \(due)")  // never early, within a PWM period
         #expect(high.suffix(20).allSatisfy { $0 == 0 })  // and off at the end
+        // The wait for the next PWM period's start (0-50 µs) is not lateness (protocol.md, PLAYED): the board
+        // counts late only what a re-time into the past made late (it once counted every frame).
+        let boardLate = streams.flatMap(\.played).map { Int($0.lateCount) }.reduce(0, +)
+        #expect(boardLate <= count(\.lateAfterRetime), "the board counted \(boardLate) frames late")
         // The host and the whole breath, when the simulation kept real time.
         if realTime {
             #expect(report.framesPlayed == total)
@@ -244,8 +248,10 @@ import Testing
         print("AVR board: deferred STOP ended the output at tick \(firstEnd ?? -1) (frame 100 due \(stopTick)); STOP now: "
             + "pin low \(latencyUs) µs after its last byte entered the UART, \(fromDeliveredUs) µs after the firmware had it")
         // The output goes to 0 at the second PWM period start after the main loop takes the STOP (100 µs);
-        // the loop may be in the middle of a pass (a PLAYED report, a due tick: up to ~150 µs).
-        #expect(fromDeliveredUs > 0 && fromDeliveredUs < 300, "\(fromDeliveredUs) µs")
+        // the loop may be in the middle of a pass: a due tick (about 130 µs in all), or building and sending
+        // a PLAYED report (about 335 µs in all). Where the STOP lands depends on the host's sleep above, so
+        // the bound holds for either; a STOP that waited for the next frame would take 4 ms.
+        #expect(fromDeliveredUs > 0 && fromDeliveredUs < 450, "\(fromDeliveredUs) µs")
     }
 
     /// The failsafe at the pin: the host is killed mid-breath; the pin goes low 200 ms after the host's last

@@ -97,8 +97,11 @@ static void tally_frame(uint32_t index, const out_event *e, uint64_t at) {
         tally.crc = CRC16_INIT;
     }
     tally.count++;
+    // Timer 1 takes a new duty only at a PWM period's start (BOTTOM), so a frame due between two takes
+    // effect at the next one, 0-50 µs on: that is its output time, not lateness (protocol.md, PLAYED). Late
+    // is after the first BOTTOM at or after its due tick.
     int32_t late = (int32_t)(e->at - e->due);
-    if (late > 0) {
+    if (late >= (int32_t)PWM_PERIOD) {
         tally.late_count++;
         if ((uint32_t)late > tally.max_late) tally.max_late = (uint32_t)late;
     }
