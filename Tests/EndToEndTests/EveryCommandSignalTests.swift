@@ -1,10 +1,12 @@
 // Every command that touches a board (or blocks on a file) ends within a second of Ctrl-C or SIGTERM, with
 // 128 + the signal, its motors off: one signal path for all of them (Playback's StopSignal). Real
 // processes, real signals; where a sim-board process is the board, its drive log is the oracle that the
-// motor ended off.
+// motor ended off. Four commands at a time: each has its own board and its own signal, and most of a run is
+// the 2 s wait before the signal.
 // SPDX-License-Identifier: Apache-2.0
 
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 
@@ -27,11 +29,19 @@ import Testing
 
     @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
     func everyCommandEndsWithinASecond(signal: Int32, status: Int32) throws {
-        var failures: [String] = []
+        let failures = Mutex<[String]>([])
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 4
         for command in Self.commands {
-            if let problem = try run(command.arguments, signal: signal, status: status) { failures.append("\(command.name): \(problem)") }
+            queue.addOperation {
+                let problem: String?
+                do { problem = try run(command.arguments, signal: signal, status: status) } catch { problem = "\(error)" }
+                if let problem { failures.withLock { $0.append("\(command.name): \(problem)") } }
+            }
         }
-        #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
+        queue.waitUntilAllOperationsAreFinished()
+        let all = failures.withLock { $0 }
+        #expect(all.isEmpty, "\(all.joined(separator: "\n"))")
     }
 
     /// Starts `arguments`, signals it after 2 s, and says what went wrong (nil: it exited within 1 s with
@@ -41,7 +51,7 @@ import Testing
         defer { board?.kill() }
         let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("fifo-\(UUID().uuidString)").path
         defer { unlink(fifo) }
-        if arguments.contains("FIFO") { #expect(mkfifo(fifo, 0o600) == 0) }
+        if arguments.contains("FIFO"), mkfifo(fifo, 0o600) != 0 { return "mkfifo failed: errno \(errno)" }
         let resolved = arguments.map { a in
             if a == "FIFO" { return fifo }
             guard let board, a.hasSuffix("PTY") else { return a }

@@ -12,7 +12,9 @@ import Testing
         let host = try RunningMotorbreath(["--simulate", "--pattern", "1-0-1", "--loop", "--control-socket", path])
         defer { if host.process.isRunning { kill(host.process.processIdentifier, SIGKILL) } }
         let client = try SocketClient(path: path)
-        _ = client.events(until: { $0["event"] as? String == "phase" && $0["cycle"] as? Int == 2 })
+        // Stop a phase after the last line the test reads: the socket's event and the stderr line come from
+        // different threads, and a stop right at cycle 2's inhale can beat its line (seen on a loaded machine).
+        _ = client.events(until: { $0["event"] as? String == "phase" && $0["cycle"] as? Int == 2 && $0["phase"] as? String == "exhale" })
         client.send(#"{"command":"stop"}"#)
         let r = host.finish(timeout: 20)
         #expect(r.status == 130, "\(r.stderr)")
