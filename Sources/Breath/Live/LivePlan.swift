@@ -125,10 +125,15 @@ public struct LivePlan: Sendable {
     // MARK: - edits, each effective from session time t
 
     /// A new strength (0...1) from `t`, ramped over 0.1 s so the felt curve does not jump.
-    /// (Clamped to 0...1; NaN changes nothing.)
-    public mutating func setStrength(_ value: Double, at t: Double) {
-        guard !value.isNaN, t.isFinite else { return }
+    /// (Clamped to 0...1; NaN changes nothing.) Returns false when nothing changed: the breath already has
+    /// this strength from `t` on (then the plan is left as it was, not even cut).
+    @discardableResult
+    public mutating func setStrength(_ value: Double, at t: Double) -> Bool {
+        guard !value.isNaN, t.isFinite else { return false }
         let value = min(1, max(0, value))
+        if pausedAt == nil && options.strength == value && pieces.allSatisfy({ $0.end <= t || $0.strength == value }) {
+            return false
+        }
         options.strength = value
         let from = strengthAt(t)
         cut(at: t)
@@ -143,16 +148,22 @@ public struct LivePlan: Sendable {
             let s = from + (value - from) * Double(k + 1) / Double(steps)
             setStrength(s, from: a, to: b)
         }
+        return true
     }
 
     /// A new sharpness (0...1) from `t`.
-    /// (Clamped to 0...1; NaN changes nothing.)
-    public mutating func setSharpness(_ value: Double, at t: Double) {
-        guard !value.isNaN, t.isFinite else { return }
+    /// (Clamped to 0...1; NaN changes nothing.) Returns false when the breath already has it from `t` on.
+    @discardableResult
+    public mutating func setSharpness(_ value: Double, at t: Double) -> Bool {
+        guard !value.isNaN, t.isFinite else { return false }
         let value = min(1, max(0, value))
+        if pausedAt == nil && options.sharpness == value && pieces.allSatisfy({ $0.end <= t || $0.sharpness == value }) {
+            return false
+        }
         options.sharpness = value
         cut(at: t)
         for i in pieces.indices where pieces[i].start >= t { pieces[i].sharpness = value }
+        return true
     }
 
     /// A new pace (breaths per minute) from the first phase boundary at or after `t`: no jump in the felt

@@ -123,8 +123,9 @@ public final class LiveFrames: FrameSource {
         let t = max(0, breathTime(ofFrame: k))
         var effective = k
         switch change {
-        case .strength(let s): plan.setStrength(s, at: t)
-        case .sharpness(let s): plan.setSharpness(s, at: t)
+        // A strength or sharpness the breath already has changes no frame: nothing is re-rendered.
+        case .strength(let s): if !plan.setStrength(s, at: t) { return k }
+        case .sharpness(let s): if !plan.setSharpness(s, at: t) { return k }
         case .pace(let bpm):
             // Paused, no phase boundary lies ahead (the plan's end is infinitely far): from k.
             let boundary = plan.setPace(breathsPerMinute: bpm, at: t)
@@ -164,7 +165,8 @@ public final class LiveFrames: FrameSource {
     /// fast-forwarded to k with its motor model following the frames rendered before k (rendered again
     /// when they are no longer kept). A k past what is rendered (a pace or pattern change at a later boundary) waits:
     /// the frames up to it are as they were, the renderer playing renders them, and restarts there.
-    private func restart(at k: Int) {
+    /// (Internal, not private: NoopChangeTests restarts on an unchanged plan to hold the splice to a fresh render.)
+    func restart(at k: Int) {
         if k > cacheBase + cache.count {
             deferredRestart = min(deferredRestart ?? k, k)
             return
