@@ -37,6 +37,16 @@ public struct Limits: Sendable, Equatable {
                   availableMs: overdriveMs, ratedMillivolts: ratedMillivolts, supplyMillivolts: supplyMillivolts)
     }
 
+    /// The long-run mean level magnitude (0...32767) of a host that asks for full drive for ever: the
+    /// budget above the ceiling, then the ceiling until the budget is whole, again and again (protocol.md,
+    /// LIMITS). Above the ceiling by full x overdrive / (overdrive + recovery) of the headroom: a rule that
+    /// bounds each run, not the average.
+    public var fullDriveMeanLevel: Double {
+        let cycle = Double(overdriveMs) + Double(recoveryMs)
+        guard cycle > 0 else { return Double(ceilingLevel) }
+        return (32767 * Double(overdriveMs) + Double(ceilingLevel) * Double(recoveryMs)) / cycle
+    }
+
     func encode(into p: inout FixedBytes) {
         p.appendLE16(ceilingLevel)
         p.appendLE16(overdriveMs)

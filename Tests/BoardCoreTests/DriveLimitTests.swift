@@ -42,6 +42,22 @@ func overdriveRuns(_ log: [(tick: UInt64, level: Int16)], ceiling: Int16, until 
         #expect(Limits(ratedMillivolts: 6000, supplyMillivolts: 5000, overdriveMs: 1, recoveryMs: 1).ceilingLevel == 32767)
     }
 
+    /// What a host gets that asks for full drive for ever, as protocol.md, the guides and `info` say: the
+    /// budget above the ceiling, then the ceiling until the budget is whole, again and again: a long-run
+    /// mean of 63.6 % of full drive for the 3 V ERM on 5 V, 45.5 % for the 2 V LRA (its ceiling 40 %). The
+    /// oracle is the board's rule itself (OverdriveGuard, what every board runs), over 20 s at 1 ms steps.
+    @Test(arguments: [(testLimits, 0.636), (Limits(ratedMillivolts: 2000, supplyMillivolts: 5000, overdriveMs: 20, recoveryMs: 200), 0.455)])
+    func fullDriveForEverHasTheStatedMean(limits: Limits, stated: Double) {
+        var guardian = OverdriveGuard(limits: limits, clockHz: 1_000_000)
+        var area = 0.0
+        for ms in 0..<20_000 {
+            area += Double(guardian.apply(32767, at: UInt64(ms) * 1000).magnitude)
+        }
+        let mean = area / 20_000 / 32767
+        #expect(abs(mean - limits.fullDriveMeanLevel / 32767) < 0.002, "the rule gives \(mean), Limits says \(limits.fullDriveMeanLevel / 32767)")
+        #expect(abs(limits.fullDriveMeanLevel / 32767 - stated) < 0.0005, "\(limits.fullDriveMeanLevel / 32767)")
+    }
+
     /// Full drive held for 200 ms (4 ms frames): above the ceiling for exactly the 50 ms budget, which
     /// ends in the middle of a frame, then at the ceiling.
     @Test func fullDriveDropsToTheCeilingWhenTheBudgetIsSpent() {

@@ -67,6 +67,7 @@ func judgeFailsafe(_ report: PlayReport, qemuWaitMs: Double?, failsafeMs: Double
         #expect(info["capabilities"] as? [String] == ["drive-ceiling"])  // a MOSFET cannot reverse
         let limits = try #require(info["limits"] as? [String: Any])
         #expect(limits["ceiling_percent"] as? Double == 60 && limits["overdrive_ms"] as? Int == 50)
+        #expect(limits["full_drive_mean_percent"] as? Double == 63.6 && limits["full_drive_mean_mv"] as? Int == 3182)  // protocol.md, LIMITS
         #expect(info["buffer_frames"] as? Int == 1024)
         #expect(info["frame_rate_hz"] as? [Int] == [50, 1000])
         #expect(info["clock_hz"] as? Int == 20_000_000)  // TIM5, free-running (QEMU clocks it at 1 GHz / 50)

@@ -76,7 +76,8 @@ public struct BoardDescription: Encodable, Sendable {
         lines.append("clock         \(clockHz) Hz, unique id \(uniqueID)")
         if let l = limits {
             lines.append("drive ceiling \(String(format: "%.0f", l.ceilingPercent)) % (\(l.ratedMv) mV motor on \(l.supplyMv) mV), overdrive up to \(l.overdriveMs) ms "
-                + "then \(l.recoveryMs) ms at or below it (\(l.availableMs) ms available)")
+                + "then \(l.recoveryMs) ms at or below it (\(l.availableMs) ms available); full drive for ever: "
+                + "a mean of \(String(format: "%.1f", l.fullDriveMeanPercent)) % (\(l.fullDriveMeanMv) mV)")
         }
         lines.append("state         \(state), output \(output), failsafe trips \(failsafeTrips), receive errors \(rxErrors)\(rxLostBytes.map { ", bytes lost \($0)" } ?? "")")
         return lines
@@ -92,10 +93,14 @@ public struct BoardLimitsDescription: Encodable, Sendable {
     public var availableMs: Int
     public var ratedMv: Int
     public var supplyMv: Int
+    /// What a host asking for full drive for ever gets, on average: percent of full drive and mV.
+    public var fullDriveMeanPercent: Double
+    public var fullDriveMeanMv: Int
 
     enum CodingKeys: String, CodingKey {
         case ceilingLevel = "ceiling_level", ceilingPercent = "ceiling_percent", overdriveMs = "overdrive_ms"
         case recoveryMs = "recovery_ms", availableMs = "available_ms", ratedMv = "rated_mv", supplyMv = "supply_mv"
+        case fullDriveMeanPercent = "full_drive_mean_percent", fullDriveMeanMv = "full_drive_mean_mv"
     }
 
     /// The figures of `limits`, the ceiling also in percent of full drive (one decimal).
@@ -107,6 +112,8 @@ public struct BoardLimitsDescription: Encodable, Sendable {
         availableMs = Int(limits.availableMs)
         ratedMv = Int(limits.ratedMillivolts)
         supplyMv = Int(limits.supplyMillivolts)
+        fullDriveMeanPercent = (limits.fullDriveMeanLevel / 327.67 * 10).rounded() / 10
+        fullDriveMeanMv = Int((limits.fullDriveMeanLevel / 32767 * Double(limits.supplyMillivolts)).rounded())
     }
 }
 
