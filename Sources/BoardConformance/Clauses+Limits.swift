@@ -30,8 +30,8 @@ extension Conformance {
                         "LIMITS: expected ceiling <= 32767 and available_ms <= overdrive_ms, got ceiling \(l.ceilingLevel), \(l.availableMs) of \(l.overdriveMs) ms available")
             return .pass("ceiling \(l.ceilingLevel), overdrive \(l.overdriveMs) ms, recovery \(l.recoveryMs) ms")
         },
-        Clause("limits.held", "4", "full duty for longer than the overdrive budget: the output drops to the ceiling (optional: capability bit 2)",
-               since: .r1_1) { rig in
+        // Any board that advertises a ceiling is held to it, whatever revision it announces.
+        Clause("limits.held", "4", "full duty for longer than the overdrive budget: the output drops to the ceiling (optional: capability bit 2)") { rig in
             guard rig.info.capabilities & Info.capLimits != 0 else { return .notApplicable("the board has no drive ceiling") }
             let got = try rig.exchange(.limitsRequest)
             guard let l = got.compactMap({ m -> Limits? in if case .limits(let l) = m { return l } else { return nil } }).first else {

@@ -8,7 +8,9 @@ import MotorWire
 
 extension Conformance {
     static let stopClauses: [Clause] = [
-        Clause("stop.now", "4", "STOP now while playing: output 0, configured, an empty stream, the final PLAYED first", since: .r1_1) { rig in
+        // The motor off is every board's promise; how the board says so (the state, the empty stream, the
+        // final PLAYED first) is revision 1.1's.
+        Clause("stop.now", "4", "STOP now while playing: output 0, configured, an empty stream, the final PLAYED first") { rig in
             let values = [UInt16](repeating: 200, count: min(Int(rig.info.bufferCapacity), 100))
             var answer: [BoardMessage] = []
             _ = try play(rig, values, reportEvery: 1000, frames: 0) { rig, tb in
@@ -17,6 +19,10 @@ extension Conformance {
                 return waited
             }
             let s = try requireValue(answer.statuses.first, "STATUS answering STOP")
+            guard rig.holds(.r1_1) else {
+                try require(s.output == 0, "STOP now: expected STATUS with output 0, got \(s.brief)")
+                return .pass("off (the state and the final PLAYED are revision 1.1's, not held)")
+            }
             try require(s.output == 0 && s.state == .configured && s.nextExpected == 0 && s.nextPlay == 0 && s.fill == 0,
                         "STOP now: expected STATUS configured, output 0, next_expected 0, next_play 0, fill 0, got \(s.brief)")
             let playedAt = answer.firstIndex { if case .played = $0 { return true } else { return false } }
@@ -81,13 +87,22 @@ extension Conformance {
     ]
 
     static let failsafeClauses: [Clause] = [
-        Clause("failsafe.fires", "6", "silence for failsafe_ms: motor off, PLAYED then STATUS failsafe with the tick, refusals until CONFIGURE",
-               since: .r1_1) { rig in
+        // The motor off after silence is every board's promise (section 6); the unsolicited report with its
+        // tick and the refusals until CONFIGURE are revision 1.1's: a board of 1.0 is asked instead.
+        Clause("failsafe.fires", "6", "silence for failsafe_ms: motor off, PLAYED then STATUS failsafe with the tick, refusals until CONFIGURE") { rig in
             try rig.configure(failsafeMs: 100, reportEvery: 1000)
             try rig.frames(from: 0, [UInt16](repeating: 200, count: min(Int(rig.info.bufferCapacity), 100)), settleMs: 0)
             let before = try rig.status().failsafeTrips
             let anchor = try rig.boardNow() + rig.ticks(ms: 30)
             let startReply = try rig.exchange(.start(Start(anchorIndex: 0, anchorTick: anchor, periodQ32: rig.periodQ32)))
+            guard rig.holds(.r1_1) else {
+                // Playing 30 ms after the START, then 270 ms of silence: 170 ms past a 100 ms failsafe.
+                _ = try rig.collect(ms: 300)
+                let s = try rig.status()
+                try require(s.state == .failsafe && s.output == 0,
+                            "100 ms failsafe, 300 ms of silence after a START: expected STATUS failsafe with output 0, got \(s.brief)")
+                return .pass("off after silence, asked (the unsolicited report and the refusals are revision 1.1's, not held)")
+            }
             let heard = try requireValue(startReply.statuses.last, "STATUS answering START").tick  // the last message it heard
             let got = try rig.collect(ms: 600) { if case .status(let s) = $0 { return s.state == .failsafe } else { return false } }
             let s = try requireValue(got.statuses.first { $0.state == .failsafe }, "an unsolicited STATUS failsafe within 600 ms")

@@ -26,6 +26,9 @@ public enum Breakage: String, Sendable, CaseIterable {
     /// A board written to revision 1.0: it announces no revision and lacks what 1.1 added (no unsolicited
     /// STATUS when playback ends by itself, wrong payload sizes not counted).
     case revision10 = "revision-1.0"
+    /// A board of revision 1.0 (as `revision-1.0`) whose failsafe leaves the motor on: its STATUS in the
+    /// failsafe state shows the level it still drives.
+    case revision10FailsafeOn = "revision-1.0-failsafe-on"
     /// A held CLOCK_REQ (revision 1.4) is answered with half the ticks it was held (a firmware that counts
     /// the hold from the wrong moment): the host would place the request's arrival 22 ms late at 45 ms.
     case heldHalved = "held-halved"
@@ -49,12 +52,13 @@ public enum Breakage: String, Sendable, CaseIterable {
             return .status(s)
         case (.heldHalved, .clockHeld(let token, let tick, let held)):
             return .clockHeld(token: token, tick: tick, heldTicks: held / 2)
-        case (.revision10, .info(var i)):
+        case (.revision10, .info(var i)), (.revision10FailsafeOn, .info(var i)):
             i.revision = nil
             return .info(i)
-        case (.revision10, .status(var s)):
+        case (.revision10, .status(var s)), (.revision10FailsafeOn, .status(var s)):
             if context.unsolicited(s) { return nil }
             s.rxOtherErrors &-= context.payloadErrors
+            if self == .revision10FailsafeOn && s.state == .failsafe { s.output = 12_000 }
             return .status(s)
         default:
             return message

@@ -83,13 +83,27 @@ import Testing
         #expect(r.status == 0)
         #expect(r.failed.isEmpty)
         #expect(r.passed >= 20)
-        for id in ["message.payload-size", "stop.deferred", "failsafe.fires", "message.revision", "status.lost-bytes", "clock.hold"] {
+        for id in ["message.payload-size", "stop.deferred", "message.revision", "status.lost-bytes", "clock.hold"] {
             #expect(r.notApplicable.contains(id), "\(id)")
             #expect(r.details[id]?.contains("introduced in revision 1.") == true, "\(id): \(r.details[id] ?? "")")
+        }
+        // Its motor off after STOP and after silence is every board's promise: checked, by asking.
+        for id in ["failsafe.fires", "stop.now"] {
+            #expect(!r.notApplicable.contains(id) && r.details[id]?.contains("revision 1.1's, not held") == true, "\(id): \(r.details[id] ?? "")")
         }
         let held = try conform(["--break", "revision-1.0"], ["--revision", "1.1"])
         #expect(held.revision == "1.1")
         #expect(held.status == 1)
         #expect(Set(held.failed) == ["message.payload-size", "stop.deferred", "failsafe.fires"])
+    }
+
+    /// A board of revision 1.0 whose failsafe leaves the motor on fails failsafe.fires (it once passed: the
+    /// clause was not applicable to a board that announces no revision), and nothing else.
+    @Test func aRevision10BoardWithItsMotorOnAfterSilenceFails() throws {
+        let r = try conform(["--break", "revision-1.0-failsafe-on"])
+        #expect(r.revision == "1.0")
+        #expect(r.status == 1)
+        #expect(r.failed == ["failsafe.fires"], "\(r.failed)")
+        #expect(r.details["failsafe.fires"]?.contains("output 0") == true, "\(r.details["failsafe.fires"] ?? "")")
     }
 }
