@@ -38,7 +38,7 @@ func edgeShiftMs(_ original: [Double], _ back: [Double]) -> Int? {
         // A tap's sharpness is whole hertz in the file (1/235 of sharpness), and the reference motor's pulse
         // for a tap is as long as its sharpness needs: a tap's pulse may end 1 ms sooner or later.
         let taps0 = Envelope(plan.haptics).taps.isEmpty
-        #expect(error.rms <= (taps0 ? 0.002 : 0.004) && (!taps0 || error.worst <= 3 * IntensityTrace.tolerance), "\(name): \(error)")
+        #expect(error.rms <= (taps0 ? FormatRoundTripTests.traceRMS[name]! : 0.004) && (!taps0 || error.worst <= FormatRoundTripTests.traceWorst), "\(name): \(error)")
         #expect(error.edgeMs != nil && error.edgeMs! <= (taps0 ? 0 : 1), "\(name): \(error)")
         // Taps at the same millisecond, intensity exact, sharpness within whole hertz (1/235).
         let taps = Envelope(plan.haptics).taps, again = Envelope(back.pattern).taps
@@ -53,7 +53,7 @@ func edgeShiftMs(_ original: [Double], _ back: [Double]) -> Int? {
         let plan = try FormatRoundTripTests.plan(name)
         let envelope = AndroidEnvelope(plan.haptics, duration: plan.duration)
         for e in envelope.effects {
-            #expect(e.points.count <= AndroidEnvelope.maximumPoints && e.points.last?.intensity == 0)
+            #expect(e.points.count <= 16 && e.points.last?.intensity == 0)
             #expect(e.points.allSatisfy { (20...1000).contains($0.durationMs) && (0...1).contains($0.intensity) && (0...1).contains($0.sharpness) })
         }
         let original = FormatRoundTripTests.intended(plan.haptics, duration: plan.duration)
