@@ -81,4 +81,47 @@ func edgeShiftMs(_ original: [Double], _ back: [Double]) -> Int? {
         print("round trip AHAP \(name): \(error)")
         #expect(error.rms <= 1e-9 && error.edgeMs == 0, "\(name): \(error)")
     }
+
+    /// The fields and types the reference software's loader requires (`IOJson::loadFile` and its
+    /// `loadPerceptions`, `loadChannels`, `loadBands`, `loadEffects`, `loadKeyframes`), integers where it
+    /// reads integers.
+    @Test func theHJIFFileIsWhatTheReferenceLoaderTakes() throws {
+        let plan = try FormatRoundTripTests.plan("tap-heavy")
+        let text = HJIFExport.text(plan.haptics, duration: plan.duration)
+        let top = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        for key in ["version", "profile", "level", "date", "description", "timescale", "perceptions", "avatars", "syncs"] { #expect(top[key] != nil, "\(key)") }
+        #expect(top["version"] as? String == "2023" && top["timescale"] as? Int == 48_000)
+        let perception = try #require((top["perceptions"] as? [[String: Any]])?.first)
+        #expect(perception["perception_modality"] as? String == "Vibrotactile" && perception["effect_library"] is [Any])
+        let channel = try #require((perception["channels"] as? [[String: Any]])?.first)
+        for key in ["id", "description", "gain", "mixing_coefficient", "body_part_mask", "bands"] { #expect(channel[key] != nil, "\(key)") }
+        let bands = try #require(channel["bands"] as? [[String: Any]])
+        #expect(bands.map { $0["band_type"] as? String } == ["VectorialWave", "Transient"])
+        for band in bands {
+            #expect(band["lower_frequency_limit"] is Int && band["upper_frequency_limit"] is Int && band["curve_type"] == nil)
+            for effect in try #require(band["effects"] as? [[String: Any]]) {
+                #expect(effect["effect_type"] as? String == "Basis" && effect["position"] is Int && effect["phase"] != nil && effect["base_signal"] as? String == "Sine")
+                for key in try #require(effect["keyframes"] as? [[String: Any]]) {
+                    // JSONSerialization on Linux reads a whole number as Int, a fraction as Double.
+                    #expect(key["relative_position"] is Int && key["frequency_modulation"] is Int && key["amplitude_modulation"] != nil, "\(key)")
+                }
+            }
+        }
+        #expect(text.contains("\"relative_position\": 0,") && !text.contains("\"relative_position\": 0.0"))
+    }
+
+    /// The envelope's JSON holds what `intensity(at:)` plays: the effects, their points and durations.
+    @Test func theEnvelopeJSONIsItsEffects() throws {
+        let plan = try FormatRoundTripTests.plan("4-7-8")
+        let envelope = AndroidEnvelope(plan.haptics, duration: plan.duration)
+        let top = try #require(try JSONSerialization.jsonObject(with: Data(envelope.json.utf8)) as? [String: Any])
+        let effects = try #require(top["effects"] as? [[String: Any]])
+        #expect(effects.count == envelope.effects.count)
+        for (json, effect) in zip(effects, envelope.effects) {
+            let points = try #require(json["control_points"] as? [[String: Any]])
+            #expect(points.map { $0["duration_ms"] as? Int } == effect.points.map(\.durationMs))
+            #expect(zip(points, effect.points).allSatisfy { abs(($0["intensity"] as? Double ?? -1) - $1.intensity) <= 5e-5 })
+            #expect(json["initial_sharpness"] is Double || json["initial_sharpness"] is Int)
+        }
+    }
 }
