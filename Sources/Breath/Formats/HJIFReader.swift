@@ -29,9 +29,15 @@ struct HJIFReader {
         var lines: [Polyline] = []
         var frequencies: [Polyline] = []
 
+        /// `other`'s content, its amplitudes times `gain`; taken without a copy when there is nothing to scale
+        /// or add to (10^6 taps are 24 MB at each level they pass).
         mutating func add(_ other: Content, gain: Double = 1) {
-            taps += other.taps.map { Key(time: $0.time, amplitude: min($0.amplitude * gain, 1), frequency: $0.frequency) }
-            lines += other.lines.map { Polyline(points: $0.points.map { .init(time: $0.time, value: min($0.value * gain, 1)) }) }
+            if gain == 1 && taps.isEmpty && lines.isEmpty && frequencies.isEmpty {
+                self = other
+                return
+            }
+            taps += gain == 1 ? other.taps : other.taps.map { Key(time: $0.time, amplitude: min($0.amplitude * gain, 1), frequency: $0.frequency) }
+            lines += gain == 1 ? other.lines : other.lines.map { Polyline(points: $0.points.map { .init(time: $0.time, value: min($0.value * gain, 1)) }) }
             frequencies += other.frequencies
         }
     }
@@ -138,12 +144,13 @@ struct HJIFReader {
 
     mutating func closeBand(_ fields: [String: JSONValue]) throws(HapticFileError) {
         let at = place(2)
-        defer { bandKeys.removeAll(keepingCapacity: true); bandEffects.removeAll(keepingCapacity: true) }
+        defer { bandKeys.removeAll(); bandEffects.removeAll() }
         guard let raw = fields["band_type"] else { throw Self.failure(at, "no \"band_type\"") }
         guard let type = raw.string else { throw Self.failure(at + ".band_type", "expected a string, found \(raw.summary)") }
         switch type {
         case "Transient":
-            channel.taps += bandKeys.filter { $0.amplitude != 0 }.map { Key(time: $0.time, amplitude: abs($0.amplitude), frequency: $0.frequency) }
+            channel.taps.reserveCapacity(channel.taps.count + bandKeys.count)
+            for key in bandKeys where key.amplitude != 0 { channel.taps.append(Key(time: key.time, amplitude: abs(key.amplitude), frequency: key.frequency)) }
         case "Curve", "VectorialWave":
             if type == "Curve", let curve = fields["curve_type"]?.string, curve != "Linear" { curveTypes.insert(curve) }
             let (line, frequency) = lines()
