@@ -34,7 +34,8 @@ struct GuardedHandler: HTTPHandler {
 }
 
 extension GuardedHandler {
-    /// GET `?pattern=NAME` or POST an AHAP file: the preview's JSON, or (`ahap`) the pattern as an AHAP file.
+    /// GET `?pattern=NAME` or POST a pattern file: the preview's JSON, or (`ahap`) the pattern as an AHAP file
+    /// (`.haptic` or `.hjif` with `?format=`).
     func api(_ request: HTTPRequest, ahap: Bool) async -> HTTPResponse {
         do {
             let haptics: HapticPattern, duration: Double, name: String
@@ -55,9 +56,12 @@ extension GuardedHandler {
                 return PageFiles.text(.methodNotAllowed, "GET with ?pattern=, or POST an AHAP file")
             }
             if ahap {
+                // `?format=haptic` or `hjif` writes that format instead (PatternFileFormat, in Breath).
+                let asked = request.query.first { $0.name == "format" }?.value ?? "ahap"
+                guard let format = PatternFileFormat(rawValue: asked) else { return PageFiles.text(.badRequest, "format: expected ahap, haptic or hjif") }
                 var headers = PageFiles.headers(type: "application/json; charset=utf-8")
-                headers[.contentDisposition] = "attachment; filename=\"\(name == "ahap" ? "pattern" : name).ahap\""
-                return HTTPResponse(statusCode: .ok, headers: headers, body: PatternPreview.ahapText(haptics, duration: duration, name: name))
+                headers[.contentDisposition] = "attachment; filename=\"\(name == "ahap" ? "pattern" : name).\(format.fileExtension)\""
+                return HTTPResponse(statusCode: .ok, headers: headers, body: PatternPreview.fileText(haptics, duration: duration, name: name, format: format))
             }
             let settings = preview.current
             let body = try PatternPreview.json(haptics, duration: duration, name: name, motor: settings.motor, frameRate: settings.frameRate,
@@ -105,7 +109,8 @@ struct PageFiles: Sendable {
 
     init() {
         let types = ["index.html": "text/html; charset=utf-8", "app.js": "text/javascript; charset=utf-8",
-                     "schedule.js": "text/javascript; charset=utf-8", "link.js": "text/javascript; charset=utf-8", "style.css": "text/css; charset=utf-8"]
+                     "schedule.js": "text/javascript; charset=utf-8", "link.js": "text/javascript; charset=utf-8",
+                     "files.js": "text/javascript; charset=utf-8", "style.css": "text/css; charset=utf-8"]
         var files: [String: (String, Data)] = [:]
         if let folder = Bundle.module.url(forResource: "Page", withExtension: nil) {
             for (name, type) in types {

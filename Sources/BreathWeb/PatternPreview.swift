@@ -1,6 +1,6 @@
-// The page's pattern preview: a pattern (a preset or in-hold-out seconds, one cycle) or an AHAP or .haptic file
+// The page's pattern preview: a pattern (a preset or in-hold-out seconds, one cycle) or an AHAP, .haptic or .hjif file
 // rendered as `motorbreath render` renders it (intended intensity, drive as output, modelled felt
-// amplitude), thinned to at most 2000 points for a plot; and the pattern as an AHAP file.
+// amplitude), thinned to at most 2000 points for a plot; and the pattern as an AHAP, .haptic or .hjif file.
 // SPDX-License-Identifier: Apache-2.0
 
 import Breath
@@ -27,7 +27,7 @@ public enum PatternPreview {
         }
     }
 
-    /// An AHAP or `.haptic` file's pattern, the format by `name`'s extension and the content (one-line
+    /// An AHAP, `.haptic` or `.hjif` file's pattern, the format by `name`'s extension and the content (one-line
     /// error for a bad file).
     public static func ahap(_ data: Data, name: String? = nil) throws -> (haptics: HapticPattern, duration: Double, notices: [String]) {
         guard data.count <= maxUploadBytes else { throw ControlError("the file is \(data.count) bytes; the page takes at most \(maxUploadBytes) (1 MiB)") }
@@ -67,6 +67,11 @@ public enum PatternPreview {
     /// The pattern as an AHAP file lasting `duration` (a breath's trailing hold included).
     public static func ahapText(_ pattern: HapticPattern, duration: Double, name: String) -> Data {
         AHAPExport.data(pattern, duration: duration, description: "\(name), made by motorbreath")
+    }
+
+    /// The pattern as a file of `format` lasting `duration`.
+    public static func fileText(_ pattern: HapticPattern, duration: Double, name: String, format: PatternFileFormat) -> Data {
+        Data(format.text(pattern, duration: duration, description: "\(name), made by motorbreath").utf8)
     }
 
     static func round4(_ x: Double) -> Double { (x * 10_000).rounded() / 10_000 }

@@ -12,7 +12,7 @@ struct BreathArguments: ParsableArguments {
             transform: BreathPattern.value)
     var pattern: BreathPattern?
 
-    @Option(help: "AHAP or Meta/Lofelt .haptic file to play instead of a breath pattern, the format by extension and content (alone: the breath options do not apply to it).")
+    @Option(help: "AHAP, Meta/Lofelt .haptic or MPEG-I .hjif file to play instead of a breath pattern, the format by extension and content (alone: the breath options do not apply to it).")
     var ahap: String?
 
     @Option(parsing: .unconditional, help: "Number of breath cycles (1...100000; the session is at most 24 hours).",

@@ -10,7 +10,7 @@ import SafeOutput
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
-        abstract: "Render a breath or a pattern file to duty frames, or write it as AHAP, .haptic or Android waveform JSON.",
+        abstract: "Render a breath or a pattern file to duty frames, or write it as AHAP, .haptic, .hjif or Android JSON.",
         discussion: """
             CSV columns: time_s, intensity (intended), duty (drive -1...1 as output), felt (modeled \
             motor). Output is written as it is rendered, so a 24-hour render needs no more memory than a \
@@ -22,6 +22,8 @@ struct RenderCommand: ParsableCommand {
               motorbreath render --pattern box --cues --format ahap -o box.ahap
               motorbreath render --pattern 4-7-8 --format haptic -o breath.haptic
               motorbreath render --ahap tap.haptic --format android
+              motorbreath render --pattern box --format hjif -o box.hjif
+              motorbreath render --ahap rain.hjif --format android-envelope
             """
     )
 
@@ -42,7 +44,7 @@ struct RenderCommand: ParsableCommand {
     @Flag(help: "Send the intended intensity as the duty, with no motor compensation.")
     var noCompensation = false
 
-    @Option(help: "Output format: csv, json, ahap, haptic (Meta/Lofelt .haptic), android (VibrationEffect.createWaveform timings and amplitudes), svg (default: csv).", transform: RenderFormat.value)
+    @Option(help: "Output format: csv, json, ahap, haptic (Meta/Lofelt .haptic), hjif (MPEG-I haptics), android (VibrationEffect.createWaveform timings and amplitudes), android-envelope (BasicEnvelopeBuilder control points), svg (default: csv).", transform: RenderFormat.value)
     var format: RenderFormat = .csv
 
     @Option(name: .shortAndLong, help: "Write to this file instead of standard output: a regular file is replaced whole (a temporary file renamed over it), a device, FIFO or symlink is written through, - is standard output.")
@@ -72,8 +74,12 @@ struct RenderCommand: ParsableCommand {
             try AHAPExport.write(built.pattern, duration: built.duration) { piece in try out.write(piece) }
         case .haptic:
             try HapticClipExport.write(built.pattern, duration: built.duration, description: "\(breath.title), made by motorbreath") { try out.write($0) }
+        case .hjif:
+            try HJIFExport.write(built.pattern, duration: built.duration, description: "\(breath.title), made by motorbreath") { try out.write($0) }
         case .android:
             try out.write(AndroidWaveform(built.pattern, duration: built.duration).json)
+        case .androidEnvelope:
+            try out.write(AndroidEnvelope(built.pattern, duration: built.duration).json)
         case .csv:
             try FrameText.csv(renderer) { try out.write($0) }
         case .json:

@@ -69,6 +69,12 @@ struct RoundTripError: CustomStringConvertible {
 
     static let names = ["4-7-8", "box", "box sine-in-out", "tap-heavy"]
 
+    /// The stated RMS of a line through IntensityTrace's points against the breath (docs/formats.md): 0.001
+    /// for breaths of straight swells; an eased swell's chords sit a little farther off.
+    static let traceRMS = ["4-7-8": 0.001, "box": 0.001, "box sine-in-out": 0.0011, "tap-heavy": 0.001]
+    /// The line is within the trace's tolerance at every 5 ms sample, and a hair more between them.
+    static let traceWorst = IntensityTrace.tolerance * 1.05
+
     @Test(arguments: names)
     func hapticComesBackWithinTheTolerance(name: String) throws {
         let plan = try Self.plan(name)
@@ -79,7 +85,7 @@ struct RoundTripError: CustomStringConvertible {
         let error = RoundTripError(Self.intended(plan.haptics, duration: plan.duration), Self.intended(back.pattern, duration: plan.duration))
         let points = text.components(separatedBy: "\"amplitude\": ").count - 1
         print("round trip .haptic \(name): \(error), \(points) amplitude values, \(text.utf8.count) bytes")
-        #expect(error.rms <= 0.002 && error.worst <= 3 * IntensityTrace.tolerance, "\(name): \(error)")
+        #expect(error.rms <= Self.traceRMS[name]! && error.worst <= Self.traceWorst, "\(name): \(error)")
         #expect(error.edgeMs == 0, "\(name): \(error)")
         // The taps come back as they were: same instants, intensities and sharpness.
         let taps = Envelope(plan.haptics).taps, again = Envelope(back.pattern).taps

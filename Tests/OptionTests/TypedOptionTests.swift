@@ -74,7 +74,7 @@ let optionCases: [OptionCase] = [
     .refuses("--simulate --control-socket /tmp/s", "--control-mode", "400", modeWhy, valueName: "mode"),
     .refuses("--simulate --control-socket /tmp/s", "--control-mode", "1000", modeWhy, valueName: "mode"),
     .refuses("--simulate --control-socket /tmp/s", "--control-mode", "688", modeWhy, valueName: "mode"),
-    .takes("render", "--format", "csv"), .takes("render", "--format", "svg"), .refuses("render", "--format", "SVG", "expected csv, json, ahap, haptic, android or svg"),
+    .takes("render", "--format", "csv"), .takes("render", "--format", "svg"), .refuses("render", "--format", "SVG", "expected csv, json, ahap, haptic, hjif, android, android-envelope or svg"),
     .takes("render", "--resolution", "u8"), .takes("render", "--resolution", "u16"), .takes("render", "--resolution", "i16"),
     .takes("sim-board", "--break", "window-edge"),
     .refuses("sim-board", "--break", "x", "expected failsafe-report, window-edge, half-drive-u8, reverse-unannounced, payload-size-uncounted, revision-1.0, revision-1.0-failsafe-on or held-halved"),

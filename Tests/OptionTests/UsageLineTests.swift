@@ -69,7 +69,7 @@ let usageLines: [UsageLine] = [
     UsageLine("--simulate --ramp -7:5", invalid("-7:5", "--ramp", "a ramp is FROM:TO breaths per minute, each 1...30, e.g. 7:5.5")),
     UsageLine("--simulate --easing bouncy", invalid("bouncy", "--easing", "expected linear, sine-in-out, smoothstep or cubic-in-out")),
     UsageLine("--simulate --motor dc", invalid("dc", "--motor", "expected erm or lra")),
-    UsageLine("render --format xml", invalid("xml", "--format", "expected csv, json, ahap, haptic, android or svg")),
+    UsageLine("render --format xml", invalid("xml", "--format", "expected csv, json, ahap, haptic, hjif, android, android-envelope or svg")),
     UsageLine("render --resolution u4", invalid("u4", "--resolution", "expected u8, u16 or i16")),
     UsageLine("sim-board --motor dc", invalid("dc", "--motor", "expected erm or lra")),
     // Degenerate and malformed patterns.

@@ -33,4 +33,22 @@ struct ExportDurationTests {
         let previewed = FrameRenderer(pattern: preset.haptics, duration: preset.duration, frameRate: 250, resolution: .i16, motor: .referenceERM).frameCount
         #expect(frames == previewed, "\(name): \(frames) frames played back, \(previewed) previewed")
     }
+
+    /// The page's Export .haptic and Export .hjif: each read back (by content, as the page's drop reads it)
+    /// lasts as long as the preset and plays within the format's stated error (docs/formats.md).
+    @Test(arguments: BreathPattern.presets.map(\.name))
+    func everyPresetExportsAsHapticAndHJIF(name: String) throws {
+        let preset = try PatternPreview.pattern(named: name)
+        let original = FrameRenderer(pattern: preset.haptics, duration: preset.duration, frameRate: 250, resolution: .i16, motor: .referenceERM)
+        for format in [PatternFileFormat.haptic, .hjif] {
+            let text = PatternPreview.fileText(preset.haptics, duration: preset.duration, name: name, format: format)
+            let file = try PatternPreview.ahap(text)
+            #expect(PatternFile.format(named: "x." + format.fileExtension) == format)
+            #expect(abs(file.duration - preset.duration) < 1e-3, "\(name) \(format): \(file.duration) s against \(preset.duration) s")
+            var a = original, b = FrameRenderer(pattern: file.haptics, duration: preset.duration, frameRate: 250, resolution: .i16, motor: .referenceERM)
+            let x = a.renderDetailed(count: a.frameCount).map(\.intensity), y = b.renderDetailed(count: b.frameCount).map(\.intensity)
+            let worst = zip(x, y).map { abs($0 - $1) }.max() ?? 1
+            #expect(x.count == y.count && worst <= 0.01, "\(name) \(format): worst \(worst)")
+        }
+    }
 }

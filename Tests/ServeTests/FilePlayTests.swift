@@ -68,6 +68,15 @@ struct FilePlayTests {
         #expect(server.files.take() == nil)  // one slot: the first was replaced
         let bad = await post(port, "/api/play?name=b.ahap", "nonsense")
         #expect(bad.status == 400 && bad.line.hasPrefix("bad AHAP file") && server.files.take() == nil)
+        // An MPEG-I .hjif file and a Meta .haptic clip are taken the same way (PatternFile: name and content).
+        let box = try BreathPlan(pattern: BreathPattern.parse("box"), options: BreathOptions())
+        for format in [PatternFileFormat.hjif, .haptic] {
+            let played = await post(port, "/api/play?name=box.\(format.fileExtension)", format.text(box.haptics, duration: box.duration))
+            let file = try #require(server.files.take())
+            #expect(played.status == 202 && file.name == "box.\(format.fileExtension)" && abs(file.duration - box.duration) < 1e-3, "\(played)")
+        }
+        let badHJIF = await post(port, "/api/play?name=b.hjif", #"{"version": "2022", "timescale": 1000, "perceptions": []}"#)
+        #expect(badHJIF.status == 400 && badHJIF.line.hasPrefix("bad .hjif file: version") && server.files.take() == nil, "\(badHJIF)")
     }
 
     @Test func namesAreMadeSafeForAnEventLine() {

@@ -16,8 +16,8 @@ struct JSONParser {
     /// Deeper nesting than this is refused (an AHAP file needs about 6 levels).
     static let maxDepth = 128
 
-    private let bytes: [UInt8]
-    private var i = 0
+    let bytes: [UInt8]
+    var i = 0
     /// Where the first trailing comma was (the offset of the ']' or '}' after it).
     private var trailingComma: Int?
 
@@ -190,18 +190,18 @@ struct JSONParser {
     }
 
     /// Only whitespace may follow the value.
-    private mutating func end() throws(JSONSyntaxError) {
+    mutating func end() throws(JSONSyntaxError) {
         skipSpace()
         guard i == bytes.count else { throw error("unexpected text after the JSON value") }
     }
 
-    private mutating func noteTrailingComma() {
+    mutating func noteTrailingComma() {
         if trailingComma == nil { trailingComma = i }
     }
 
-    private var trailingCommaPlace: (line: Int, column: Int)? { trailingComma.map { place(of: $0) } }
+    var trailingCommaPlace: (line: Int, column: Int)? { trailingComma.map { place(of: $0) } }
 
-    private init(bytes: [UInt8]) { self.bytes = bytes }
+    init(bytes: [UInt8]) { self.bytes = bytes }
 
     /// Line and column (1-based, counted in bytes) of offset `k`.
     private func place(of k: Int) -> (line: Int, column: Int) {
@@ -212,14 +212,14 @@ struct JSONParser {
         return (line, column)
     }
 
-    private func error(_ reason: String) -> JSONSyntaxError {
+    func error(_ reason: String) -> JSONSyntaxError {
         let (line, column) = place(of: i)
         return JSONSyntaxError(line: line, column: column, reason: reason)
     }
 
-    private var current: UInt8? { i < bytes.count ? bytes[i] : nil }
+    var current: UInt8? { i < bytes.count ? bytes[i] : nil }
 
-    private mutating func skipSpace() {
+    mutating func skipSpace() {
         while let b = current, b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 { i += 1 }
     }
 
@@ -231,7 +231,7 @@ struct JSONParser {
         return value
     }
 
-    private mutating func value(depth: Int) throws(JSONSyntaxError) -> JSONValue {
+    mutating func value(depth: Int) throws(JSONSyntaxError) -> JSONValue {
         guard depth < JSONParser.maxDepth else { throw error("nested more than \(JSONParser.maxDepth) levels deep") }
         guard let b = current else { throw error("unexpected end of the file") }
         switch b {
@@ -302,7 +302,7 @@ struct JSONParser {
         }
     }
 
-    private mutating func string() throws(JSONSyntaxError) -> String {
+    mutating func string() throws(JSONSyntaxError) -> String {
         i += 1
         var out: [UInt8] = []
         while true {

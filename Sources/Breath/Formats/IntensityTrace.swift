@@ -74,7 +74,9 @@ struct SwingingDoor {
         guard let anchor = kept.last else { return start(t, v) }
         let dt = t - anchor.time
         guard dt > 0 else { return }
-        let lo = max(low, (v - tolerance - anchor.intensity) / dt), hi = min(high, (v + tolerance - anchor.intensity) / dt)
+        // The line stays inside 0...1 at every sample, so the point kept is never clamped: a clamp moved the
+        // end of an exhale (the cone allowing -0.002 there) up by as much, and the whole line with it.
+        let lo = max(low, (max(v - tolerance, 0) - anchor.intensity) / dt), hi = min(high, (min(v + tolerance, 1) - anchor.intensity) / dt)
         if lo <= hi {
             (low, high) = (lo, hi)
             pending = IntensityTrace.Point(time: t, intensity: v)

@@ -1,4 +1,4 @@
-// A haptic pattern file of any format motorbreath reads (AHAP, `.haptic`), the format chosen by the file's
+// A haptic pattern file of any format motorbreath reads (AHAP, `.haptic`, `.hjif`), the format chosen by the file's
 // extension and by its content, so every place that takes an AHAP file takes the others the same way.
 // SPDX-License-Identifier: Apache-2.0
 
@@ -10,17 +10,35 @@ public enum PatternFileFormat: String, Sendable, CaseIterable {
     case ahap
     /// Meta Haptics Studio / Lofelt Nice Vibrations `.haptic` (data model version 1).
     case haptic
+    /// MPEG-I haptics interchange JSON (ISO/IEC 23090-31).
+    case hjif
 
     /// The format as error lines and notes name it.
-    public var name: String { self == .ahap ? "AHAP" : ".haptic" }
+    public var name: String {
+        switch self {
+        case .ahap: "AHAP"
+        case .haptic: ".haptic"
+        case .hjif: ".hjif"
+        }
+    }
+
+    /// What a file of the format holds, for a note: "an AHAP pattern".
+    var holding: String {
+        switch self {
+        case .ahap: "an AHAP pattern"
+        case .haptic: "a .haptic clip"
+        case .hjif: "an MPEG-I haptics (.hjif) file"
+        }
+    }
 }
 
-/// A pattern read from an AHAP or `.haptic` file: the pattern, the notes of the import, the format read.
+/// A pattern read from an AHAP, `.haptic` or `.hjif` file: the pattern, the notes of the import, the format.
 ///
-/// The format is the extension's (`.ahap`, `.haptic`); content decides when the extension is another
-/// (`.json`, none, a name the page made up) or contradicts it: a document whose first key is `version`,
-/// `metadata` or `signals` is a `.haptic` clip, one whose first key is `Version`, `Metadata` or `Pattern`
-/// is AHAP. Size limits and errors are AHAP's (docs/inputs.md).
+/// The format is the extension's (`.ahap`, `.haptic`, `.hjif`); content decides when the extension is another
+/// (`.json`, none, a name the page made up) or contradicts it: a document whose first key is `metadata`,
+/// `signals` or `version` holding an object is a `.haptic` clip; `version` holding a year ("2023"), `profile`,
+/// `level`, `date`, `description`, `timescale`, `perceptions`, `avatars` or `syncs` is `.hjif`; `Version`, `Metadata` or
+/// `Pattern` is AHAP. Size limits and errors are AHAP's (docs/inputs.md).
 ///
 ///     let file = try PatternFile(path: "tap.haptic")
 ///     play(file.pattern, for: file.pattern.duration)
@@ -46,7 +64,7 @@ public struct PatternFile: Sendable {
         format = byContent ?? byName ?? .ahap
         notices = []
         if let byName, let byContent, byName != byContent {
-            notices.append("\(name ?? "the file") holds \(byContent == .ahap ? "an AHAP pattern" : "a .haptic clip"); read as one")
+            notices.append("\(name ?? "the file") holds \(byContent.holding); read as one")
         }
         switch format {
         case .ahap:
@@ -54,6 +72,9 @@ public struct PatternFile: Sendable {
             (pattern, notices) = (file.pattern, notices + file.notices)
         case .haptic:
             let file = try HapticClipImport(utf8: bytes)
+            (pattern, notices) = (file.pattern, notices + file.notices)
+        case .hjif:
+            let file = try HJIFImport(utf8: bytes)
             (pattern, notices) = (file.pattern, notices + file.notices)
         }
     }
@@ -63,6 +84,7 @@ public struct PatternFile: Sendable {
         let lower = name.lowercased()
         if lower.hasSuffix(".ahap") { return .ahap }
         if lower.hasSuffix(".haptic") { return .haptic }
+        if lower.hasSuffix(".hjif") { return .hjif }
         return nil
     }
 
@@ -78,7 +100,20 @@ public struct PatternFile: Sendable {
         let start = i + 1
         guard let end = bytes[start...].prefix(32).firstIndex(of: UInt8(ascii: "\"")) else { return nil }
         switch String(decoding: bytes[start..<end], as: UTF8.self) {
-        case "version", "metadata", "signals": return .haptic
+        case "version":
+            // .haptic's version is an object, .hjif's a string ("2023").
+            i = end + 1
+            skipSpace()
+            guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { return nil }
+            i += 1
+            skipSpace()
+            guard i < bytes.count else { return nil }
+            if bytes[i] == UInt8(ascii: "{") { return .haptic }
+            // A year ("2023", "2023-1") is .hjif's; any other string says nothing.
+            let year = bytes.dropFirst(i + 1).prefix(4)
+            return bytes[i] == UInt8(ascii: "\"") && year.count == 4 && year.allSatisfy({ (0x30...0x39).contains($0) }) ? .hjif : nil
+        case "metadata", "signals": return .haptic
+        case "profile", "level", "date", "description", "timescale", "perceptions", "avatars", "syncs": return .hjif
         case "Version", "Metadata", "Pattern": return .ahap
         default: return nil
         }

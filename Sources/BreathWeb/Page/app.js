@@ -213,7 +213,8 @@
     flush();
   });
 
-  // The preview: a preset or a dropped AHAP file, rendered by the server as `render` renders it.
+  // The preview: a preset or a dropped AHAP, .haptic or .hjif file, rendered by the server as `render` renders
+  // it; files.js keeps the .haptic and .hjif Export links beside Export AHAP.
   const token = new URLSearchParams(location.search).get('token');
   const api = (path, query) => {
     const q = new URLSearchParams(query || {});
@@ -244,6 +245,7 @@
       $('play').disabled = true; previewing = null;
       $('export').removeAttribute('href'); $('export').setAttribute('aria-disabled', 'true');
       $('preview-note').textContent = text.trim(); window.motorbreath.preview = { error: text.trim() };
+      Breath.exportLinks(null, api);
       return false;
     }
     $('export').removeAttribute('aria-disabled');
@@ -258,12 +260,14 @@
     $('export').href = api('api/ahap', { pattern: name });
     $('export').setAttribute('download', name + '.ahap');
     fetch(api('api/preview', { pattern: name })).then(showPreview);
+    Breath.exportLinks({ pattern: name }, api);
   }
   async function previewFile(file) {
     const bytes = await file.arrayBuffer();
     previewing = { kind: 'ahap', bytes, name: file.name };
     $('play').disabled = false;
     if (await showPreview(await fetch(api('api/preview'), { method: 'POST', body: bytes })) === false) return;
+    Breath.exportLinks({ bytes, name: file.name }, api);
     const ahap = await fetch(api('api/ahap'), { method: 'POST', body: bytes });
     if (ahap.ok) {
       const text = await ahap.text();

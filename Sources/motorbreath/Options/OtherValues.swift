@@ -9,7 +9,9 @@ import SimBoard
 
 /// render --format.
 enum RenderFormat: String, ChoiceValue {
-    case csv, json, ahap, haptic, android, svg
+    case csv, json, ahap, haptic, hjif, android
+    case androidEnvelope = "android-envelope"
+    case svg
 }
 
 /// render --resolution: u8, u16 or i16.
