@@ -56,9 +56,11 @@ extension GuardedHandler {
                 return PageFiles.text(.methodNotAllowed, "GET with ?pattern=, or POST an AHAP file")
             }
             if ahap {
-                // `?format=haptic` or `hjif` writes that format instead (PatternFileFormat, in Breath).
+                // `?format=haptic`, `hjif`, `android` or `android-envelope` writes that format instead (PatternExportFormat).
                 let asked = request.query.first { $0.name == "format" }?.value ?? "ahap"
-                guard let format = PatternFileFormat(rawValue: asked) else { return PageFiles.text(.badRequest, "format: expected ahap, haptic or hjif") }
+                guard let format = PatternExportFormat(rawValue: asked) else {
+                    return PageFiles.text(.badRequest, "format: expected ahap, haptic, hjif, android or android-envelope")
+                }
                 var headers = PageFiles.headers(type: "application/json; charset=utf-8")
                 headers[.contentDisposition] = "attachment; filename=\"\(name == "ahap" ? "pattern" : name).\(format.fileExtension)\""
                 return HTTPResponse(statusCode: .ok, headers: headers, body: PatternPreview.fileText(haptics, duration: duration, name: name, format: format))

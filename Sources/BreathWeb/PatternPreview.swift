@@ -70,7 +70,7 @@ public enum PatternPreview {
     }
 
     /// The pattern as a file of `format` lasting `duration`.
-    public static func fileText(_ pattern: HapticPattern, duration: Double, name: String, format: PatternFileFormat) -> Data {
+    public static func fileText(_ pattern: HapticPattern, duration: Double, name: String, format: PatternExportFormat) -> Data {
         Data(format.text(pattern, duration: duration, description: "\(name), made by motorbreath").utf8)
     }
 

@@ -41,7 +41,7 @@ struct ExportDurationTests {
         let preset = try PatternPreview.pattern(named: name)
         let original = FrameRenderer(pattern: preset.haptics, duration: preset.duration, frameRate: 250, resolution: .i16, motor: .referenceERM)
         for format in [PatternFileFormat.haptic, .hjif] {
-            let text = PatternPreview.fileText(preset.haptics, duration: preset.duration, name: name, format: format)
+            let text = PatternPreview.fileText(preset.haptics, duration: preset.duration, name: name, format: PatternExportFormat(format))
             let file = try PatternPreview.ahap(text)
             #expect(PatternFile.format(named: "x." + format.fileExtension) == format)
             #expect(abs(file.duration - preset.duration) < 1e-3, "\(name) \(format): \(file.duration) s against \(preset.duration) s")
@@ -50,5 +50,27 @@ struct ExportDurationTests {
             let worst = zip(x, y).map { abs($0 - $1) }.max() ?? 1
             #expect(x.count == y.count && worst <= 0.01, "\(name) \(format): worst \(worst)")
         }
+    }
+
+    /// The page's Export Android links: the waveform's timings and the envelope's segments add up to the
+    /// preset's whole length (its trailing hold included), and the envelope keeps Android's guaranteed
+    /// limits (at most 16 points an effect, 20 ms to 1 s a segment, each effect ending at 0).
+    @Test(arguments: BreathPattern.presets.map(\.name))
+    func everyPresetExportsForAndroidAtItsLength(name: String) throws {
+        let preset = try PatternPreview.pattern(named: name)
+        let wave = try JSONSerialization.jsonObject(with: PatternPreview.fileText(preset.haptics, duration: preset.duration, name: name, format: .android)) as! [String: Any]
+        let timings = try #require(wave["timings"] as? [Int])
+        #expect(abs(Double(timings.reduce(0, +)) / 1000 - preset.duration) <= 0.002, "\(name): waveform \(timings.reduce(0, +)) ms, preset \(preset.duration) s")
+        let envelope = try JSONSerialization.jsonObject(with: PatternPreview.fileText(preset.haptics, duration: preset.duration, name: name, format: .androidEnvelope)) as! [String: Any]
+        let effects = try #require(envelope["effects"] as? [[String: Any]])
+        var total = 0
+        for effect in effects {
+            let points = try #require(effect["control_points"] as? [[String: Any]])
+            let durations = points.compactMap { $0["duration_ms"] as? Int }
+            #expect(points.count <= 16 && durations.allSatisfy { (20...1000).contains($0) } && (points.last?["intensity"] as? Double) == 0,
+                    "\(name): an effect of \(points.count) points, segments \(durations)")
+            total += durations.reduce(0, +)
+        }
+        #expect(total <= Int((preset.duration * 1000).rounded()) + 20, "\(name): envelope \(total) ms, preset \(preset.duration) s")
     }
 }

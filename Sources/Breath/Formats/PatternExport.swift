@@ -18,3 +18,35 @@ extension PatternFileFormat {
         }
     }
 }
+
+/// Every format a pattern can be exported as from one place (the page's Export links, an app): the three
+/// files motorbreath also reads, and Android's two (a `createWaveform` waveform, `BasicEnvelopeBuilder`
+/// envelope effects), which it writes only. The raw value is the name `?format=` and `render --format` take.
+///
+///     PatternExportFormat(rawValue: "android-envelope")!.text(pattern)   // {"effects": [...]}
+public enum PatternExportFormat: String, Sendable, CaseIterable {
+    case ahap, haptic, hjif, android
+    case androidEnvelope = "android-envelope"
+
+    /// A file format motorbreath reads, as an export format.
+    public init(_ format: PatternFileFormat) { self = PatternExportFormat(rawValue: format.rawValue)! }
+
+    /// The file name's ending, without the first dot: "ahap", "hjif", "android.json".
+    public var fileExtension: String {
+        switch self {
+        case .ahap, .haptic, .hjif: rawValue
+        case .android, .androidEnvelope: rawValue + ".json"
+        }
+    }
+
+    /// `pattern` in this format, lasting `duration` (a breath's trailing hold included).
+    public func text(_ pattern: HapticPattern, duration: Double? = nil, description: String = "made by motorbreath") -> String {
+        switch self {
+        case .ahap: PatternFileFormat.ahap.text(pattern, duration: duration, description: description)
+        case .haptic: PatternFileFormat.haptic.text(pattern, duration: duration, description: description)
+        case .hjif: PatternFileFormat.hjif.text(pattern, duration: duration, description: description)
+        case .android: AndroidWaveform(pattern, duration: duration).json
+        case .androidEnvelope: AndroidEnvelope(pattern, duration: duration).json
+        }
+    }
+}
