@@ -90,10 +90,12 @@ public final class BreathWebServer: @unchecked Sendable {
             responder: page, server: server,
             configuration: .init(address: .hostname(host, port: Int(requestedPort)), serverName: nil, backlog: 256, reuseAddress: true),
             onServerRunning: { channel in
+                // Before the backoff SwiftNIO put on the listening socket: accept out of descriptors is said once.
+                try? await channel.eventLoop.submit { try channel.pipeline.syncOperations.addHandler(AcceptLog(), position: .first) }.get()
                 port.value = UInt16(channel.localAddress?.port ?? 0)
                 listening.signal()
             },
-            logger: Logger(label: "motorbreath.serve") { _ in AcceptLog() })
+            logger: Logger(label: "motorbreath.serve") { _ in SwiftLogNoOpLogHandler() })
         let ended = self.ended
         runTask = Task.detached {
             do { try await app.runService(gracefulShutdownSignals: []) } catch { failure.value = error }
