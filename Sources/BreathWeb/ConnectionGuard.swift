@@ -186,6 +186,13 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         "the AHAP file is \(bytes) bytes; the page takes at most \(PatternPreview.maxUploadBytes) (1 MiB)"
     }
 
+    /// Once refused, nothing more is read: a client still sending fills the sockets' buffers and waits (the
+    /// linger then ends in a close), instead of being read on at the network's speed.
+    func read(context: ChannelHandlerContext) {
+        if case .refused = state { return }
+        context.read()
+    }
+
     // MARK: Writing
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {

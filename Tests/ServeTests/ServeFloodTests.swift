@@ -105,7 +105,9 @@ struct ServeFloodTests {
         let busy = answered.filter { Raw.status($0) == 503 }.count
         let held = idle.filter { !answered.contains($0) }
         answered.forEach { close($0) }
-        let heldClosed = held.filter { Self.readable($0, ms: 20_000) }.count  // in turn: each waits at most 20 s
+        let closing = Date().addingTimeInterval(20)  // 15 s idle, with room for a loaded machine
+        while Date() < closing && !held.allSatisfy({ Self.readable($0, ms: 0) }) { usleep(200_000) }
+        let heldClosed = held.filter { Self.readable($0, ms: 0) }.count
         held.forEach { close($0) }
         let idleBack = Self.pageServed(port, within: 10)
         report.append("1100 idle: \(idle.count) connected, \(busy) answered 503, \(heldClosed) of \(held.count) held closed when idle, pause \(idlePause.map { String(format: "%.1f", $0) } ?? "lost") ms")
@@ -115,11 +117,11 @@ struct ServeFloodTests {
         #expect((idlePause ?? .infinity) <= 100, "\(report)")
         #expect(idleBack, "no page served after the idle flood: \(serve.stderr)")
 
-        // 2. 20 KB headers, 8 clients in a loop for 3 s: each answered 431 at once.
+        // 2. 20 KB headers, 4 clients in a loop for 3 s: each answered 431 at once.
         let until = Date().addingTimeInterval(3)
         let host = "127.0.0.1:\(port)"
         let big = "GET / HTTP/1.1\r\nHost: \(host)\r\nX-Pad: \(String(repeating: "a", count: 20_000))\r\n\r\n"
-        let headers = Self.threads(8) { _ -> [Int] in
+        let headers = Self.threads(4) { _ -> [Int] in
             var statuses: [Int] = []
             while Date() < until {
                 guard let fd = Raw.connect(port) else { statuses.append(-1); continue }
@@ -133,7 +135,7 @@ struct ServeFloodTests {
         let headerPause = Self.worstPause(page)
         let statuses = headers().flatMap { $0 }
         report.append("20 KB headers: \(statuses.count) sent, \(statuses.filter { $0 == 431 }.count) answered 431, pause \(headerPause.map { String(format: "%.1f", $0) } ?? "lost") ms")
-        #expect(statuses.count >= 8 && statuses.allSatisfy { $0 == 431 }, "\(Set(statuses))")
+        #expect(statuses.count >= 4 && statuses.allSatisfy { $0 == 431 }, "\(Set(statuses))")
         #expect((headerPause ?? .infinity) <= 100, "\(report)")
         #expect(Self.pageServed(port, within: 10))
 
@@ -173,15 +175,20 @@ struct ServeFloodTests {
                 return (0, Raw.status(fd))
             }
             Raw.send(fd, "POST /api/preview HTTP/1.1\r\nHost: \(host)\r\nOrigin: http://\(host)\r\nTransfer-Encoding: chunked\r\n\r\n")
-            var sent = 0
-            while sent < 400 << 20, !Self.readable(fd, ms: 0), Raw.send(fd, chunk) { sent += 0x10000 }  // until answered
-            return (sent, Raw.status(fd))
+            // A hostile client: it reads the answer when it comes and sends on until the server cuts it off.
+            var sent = 0, status = 0
+            while sent < 400 << 20 {
+                if status == 0 && Self.readable(fd, ms: 0) { status = Raw.status(fd) }
+                guard Raw.send(fd, chunk) else { break }
+                sent += 0x10000
+            }
+            return (sent, status == 0 ? Raw.status(fd) : status)
         }
         usleep(100_000)
         let bodyPause = Self.worstPause(page)
         let results = bodies()
         let chunked = results.first { $0.sent > 0 }
-        report.append("400 MiB bodies: chunked cut after \(chunked.map { $0.sent >> 10 } ?? 0) KiB sent (\(chunked?.status ?? 0)), declared \(results.first { $0.sent == 0 }?.status ?? 0), pause \(bodyPause.map { String(format: "%.1f", $0) } ?? "lost") ms")
+        report.append("400 MiB bodies: chunked cut off after \(chunked.map { $0.sent >> 10 } ?? 0) KiB sent (\(chunked?.status ?? 0)), declared \(results.first { $0.sent == 0 }?.status ?? 0), pause \(bodyPause.map { String(format: "%.1f", $0) } ?? "lost") ms")
         #expect(results.count == 2 && results.allSatisfy { $0.status == 413 }, "\(results)")
         #expect((chunked?.sent ?? .max) < 64 << 20, "the chunked body was read on: \(chunked?.sent ?? -1) bytes")
         #expect((bodyPause ?? .infinity) <= 100, "\(report)")
