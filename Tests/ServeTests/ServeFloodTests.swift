@@ -218,8 +218,8 @@ struct ServeFloodTests {
         let said = serve.stderr.components(separatedBy: "out of file descriptors").count - 1
         print("serve out of descriptors: \(flood.count) connected, said \(said) time(s), pause \(pause.map { String(format: "%.1f", $0) } ?? "lost") ms, served again: \(back)")
         #expect(said == 1, "\(serve.stderr)")
-        #expect((pause ?? .infinity) <= 100)
+        #expect((pause ?? .infinity) <= 100, "\(serve.stderr)")
         #expect(back, "no page served after the flood: \(serve.stderr)")
-        #expect(serve.process.isRunning)
+        #expect(serve.process.isRunning, "\(serve.stderr)")
     }
 }
