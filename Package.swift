@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 // motorbreath: breath waveforms streamed to a USB motor board on the board's own clock.
 // Data flows one way: Breath (pattern -> frames) -> MotorSession -> MotorWire -> SerialLink -> board.
 // SPDX-License-Identifier: Apache-2.0
@@ -22,8 +22,14 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        // `motorbreath serve`: HTTP and WebSocket without SwiftNIO (about 25 s of a first build).
-        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
+        // `motorbreath serve`: HTTP and WebSocket on SwiftNIO, whose request reader holds the page's bounds
+        // (docs/web.md, "Limits"); no optional traits (swift-configuration is not built). The cost: a first
+        // debug build of 413 s instead of FlyingFox's 114 s (2 shared cores, 2026-11-29).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.14.0"),
     ],
     targets: [
         // libserialport, from the system (Debian: libserialport-dev).
@@ -70,7 +76,16 @@ let package = Package(
         // protocol through the same ControlHub, the Host/Origin/token guard.
         .target(
             name: "BreathWeb",
-            dependencies: ["MotorControl", "MotorSession", "Breath", "Playback", .product(name: "FlyingFox", package: "FlyingFox")],
+            dependencies: [
+                "MotorControl", "MotorSession", "Breath", "Playback",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             resources: [.copy("Page")]
         ),
         // Output files that never clobber what is not theirs: a regular file replaced whole (a temporary file

@@ -1,74 +1,102 @@
-// Every request of `motorbreath serve` passes here: WebGuard's checks, then the page's files or the
-// WebSocket. A refusal is 403 with one line of text saying why.
+// Every request of `motorbreath serve` passes here: WebGuard's checks, then the page's files or the API;
+// the WebSocket's handshake is checked by the same rules. A refusal is 403 with one line of text saying why.
 // SPDX-License-Identifier: Apache-2.0
 
 import Breath
-import FlyingFox
 import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdCore
+import NIOCore
 
-/// Routes a request after the guard: `/` the page, its scripts and style, `/ws` the control protocol,
-/// `/api/preview` and `/api/ahap` the pattern preview, `/api/play` an AHAP file played (docs/web.md).
-struct GuardedHandler: HTTPHandler {
+/// Routes a request after the guard: `/` the page, its scripts and style, `/api/preview` and `/api/ahap` the
+/// pattern preview, `/api/play` an AHAP file played (docs/web.md). The WebSocket at `/ws` is the upgrade's
+/// (`refusal(upgrade:rules:)` guards its handshake).
+struct GuardedHandler: HTTPResponder {
+    typealias Context = BasicRequestContext
     let rules: GuardBox
     let page: PageFiles
-    let webSocket: WebSocketHTTPHandler
     let preview: PreviewSettings
     let files: FileRequests
 
-    func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func respond(to request: Request, context: Context) async throws -> Response {
         let rules = rules.current
-        let path = request.path
-        let token = request.query.first { $0.name == "token" }?.value
+        let path = request.uri.path
+        let token = request.uri.queryParameters["token"].map(String.init)
         let isSocket = path == "/ws"
         let isPage = path == "/" || path == "/index.html"
-        if let why = rules.refusal(host: request.headers[.host], origin: request.headers[HTTPHeader("Origin")], token: token,
-                                   needsToken: isSocket || isPage || !page.isAsset(path), needsOrigin: isSocket || request.method != .GET && request.method != .HEAD) {
+        if let why = rules.refusal(host: request.head.authority, origin: request.headers[.origin], token: token,
+                                   needsToken: isSocket || isPage || !page.isAsset(path), needsOrigin: isSocket || request.method != .get && request.method != .head) {
             return PageFiles.text(.forbidden, why)
         }
         if path == "/api/preview" || path == "/api/ahap" { return await api(request, ahap: path == "/api/ahap") }
         if path == "/api/play" { return await play(request) }
-        guard request.method == .GET || request.method == .HEAD else { return PageFiles.text(.methodNotAllowed, "only GET is served here") }
-        if isSocket { return try await webSocket.handleRequest(request) }
+        guard request.method == .get || request.method == .head else { return PageFiles.text(.methodNotAllowed, "only GET is served here") }
+        if isSocket { return PageFiles.text(.badRequest, "/ws is a WebSocket: open it with Upgrade: websocket") }
         return page.response(for: isPage ? "/index.html" : path)
+    }
+
+    /// Why a WebSocket handshake is refused (403 with the guard's line, 404 off `/ws`), nil when it may go on.
+    static func refusal(upgrade head: HTTPRequest, rules: WebGuard) -> PageRefusal? {
+        let uri = URI(head.path ?? "/")
+        guard uri.path == "/ws" else { return PageRefusal(status: 404, line: "no such page: \(uri.path)") }
+        let why = rules.refusal(host: head.authority, origin: head.headerFields[.origin],
+                                token: uri.queryParameters["token"].map(String.init), needsToken: true, needsOrigin: true)
+        return why.map { PageRefusal(status: 403, line: $0) }
+    }
+
+    /// The request's body, at most `PatternPreview.maxUploadBytes` whatever its encoding (Content-Length or
+    /// chunked): nil when it is longer.
+    static func body(_ request: Request) async throws -> Data? {
+        do {
+            let buffer = try await request.body.collect(upTo: PatternPreview.maxUploadBytes)
+            return Data(buffer.readableBytesView)
+        } catch is NIOTooManyBytesError {
+            return nil
+        }
+    }
+
+    static func tooLarge(_ request: Request) -> Response {
+        let length = request.headers[.contentLength].flatMap(Int.init)
+        return PageFiles.text(.contentTooLarge, length.map(ConnectionGuard.tooLarge)
+                              ?? "the AHAP file is over \(PatternPreview.maxUploadBytes) bytes; the page takes at most \(PatternPreview.maxUploadBytes) (1 MiB)")
     }
 }
 
 extension GuardedHandler {
     /// GET `?pattern=NAME` or POST a pattern file: the preview's JSON, or (`ahap`) the pattern as an AHAP file
-    /// (`.haptic` or `.hjif` with `?format=`).
-    func api(_ request: HTTPRequest, ahap: Bool) async -> HTTPResponse {
+    /// (or another export format with `?format=`).
+    func api(_ request: Request, ahap: Bool) async -> Response {
         do {
             let haptics: HapticPattern, duration: Double, name: String
             var notices: [String] = []
             switch request.method {
-            case .GET:
-                guard let named = request.query.first(where: { $0.name == "pattern" })?.value else {
+            case .get:
+                guard let named = request.uri.queryParameters["pattern"].map(String.init) else {
                     return PageFiles.text(.badRequest, "say which pattern: ?pattern=4-7-8 (or POST an AHAP file)")
                 }
                 (haptics, duration, name) = try PatternPreview.pattern(named: named)
-            case .POST:
-                if let length = request.headers[.contentLength].flatMap(Int.init), length > PatternPreview.maxUploadBytes {
-                    return PageFiles.text(.payloadTooLarge, "the AHAP file is \(length) bytes; the page takes at most \(PatternPreview.maxUploadBytes) (1 MiB)")
-                }
-                let file = try PatternPreview.ahap(try await request.bodyData)
+            case .post:
+                guard let data = try await Self.body(request) else { return Self.tooLarge(request) }
+                let file = try PatternPreview.ahap(data)
                 (haptics, duration, name, notices) = (file.haptics, file.duration, "ahap", file.notices)
             default:
                 return PageFiles.text(.methodNotAllowed, "GET with ?pattern=, or POST an AHAP file")
             }
             if ahap {
                 // `?format=haptic`, `hjif`, `android` or `android-envelope` writes that format instead (PatternExportFormat).
-                let asked = request.query.first { $0.name == "format" }?.value ?? "ahap"
+                let asked = request.uri.queryParameters["format"].map(String.init) ?? "ahap"
                 guard let format = PatternExportFormat(rawValue: asked) else {
                     return PageFiles.text(.badRequest, "format: expected ahap, haptic, hjif, android or android-envelope")
                 }
                 var headers = PageFiles.headers(type: "application/json; charset=utf-8")
                 headers[.contentDisposition] = "attachment; filename=\"\(name == "ahap" ? "pattern" : name).\(format.fileExtension)\""
-                return HTTPResponse(statusCode: .ok, headers: headers, body: PatternPreview.fileText(haptics, duration: duration, name: name, format: format))
+                return PageFiles.response(.ok, headers, PatternPreview.fileText(haptics, duration: duration, name: name, format: format))
             }
             let settings = preview.current
             let body = try PatternPreview.json(haptics, duration: duration, name: name, motor: settings.motor, frameRate: settings.frameRate,
                                                notices: notices)
-            return HTTPResponse(statusCode: .ok, headers: PageFiles.headers(type: "application/json; charset=utf-8"), body: body)
+            return PageFiles.response(.ok, PageFiles.headers(type: "application/json; charset=utf-8"), body)
         } catch {
             return PageFiles.text(.badRequest, "\(error)")
         }
@@ -78,15 +106,14 @@ extension GuardedHandler {
 extension GuardedHandler {
     /// POST an AHAP file (`?name=` the page's name for it): queued to play on the board (202), the breath
     /// stopping for it; 400 for a bad file, 409 when this server plays no files.
-    func play(_ request: HTTPRequest) async -> HTTPResponse {
-        guard request.method == .POST else { return PageFiles.text(.methodNotAllowed, "POST an AHAP file to play it") }
-        if let length = request.headers[.contentLength].flatMap(Int.init), length > PatternPreview.maxUploadBytes {
-            return PageFiles.text(.payloadTooLarge, "the AHAP file is \(length) bytes; the page takes at most \(PatternPreview.maxUploadBytes) (1 MiB)")
-        }
+    func play(_ request: Request) async -> Response {
+        guard request.method == .post else { return PageFiles.text(.methodNotAllowed, "POST an AHAP file to play it") }
         do {
-            let file = try PatternPreview.ahap(try await request.bodyData, name: request.query.first { $0.name == "name" }?.value)
+            guard let data = try await Self.body(request) else { return Self.tooLarge(request) }
+            let named = request.uri.queryParameters["name"].map(String.init)
+            let file = try PatternPreview.ahap(data, name: named)
             guard file.duration > 0 else { return PageFiles.text(.badRequest, "the AHAP file has no events to play") }
-            let name = FileRequests.displayName(request.query.first { $0.name == "name" }?.value)
+            let name = FileRequests.displayName(named)
             guard files.put(FileRequests.File(name: name, haptics: file.haptics, duration: file.duration)) else {
                 return PageFiles.text(.conflict, "this server plays no files")
             }
@@ -125,23 +152,29 @@ struct PageFiles: Sendable {
     /// The scripts and the style: the same for everyone, served without the token.
     func isAsset(_ path: String) -> Bool { path != "/index.html" && files[path] != nil }
 
-    func response(for path: String) -> HTTPResponse {
+    func response(for path: String) -> Response {
         guard let file = files[path] else { return PageFiles.text(.notFound, "no such page: \(path)") }
-        return HTTPResponse(statusCode: .ok, headers: PageFiles.headers(type: file.type), body: file.body)
+        return PageFiles.response(.ok, PageFiles.headers(type: file.type), file.body)
     }
 
-    static func headers(type: String) -> HTTPHeaders {
-        var h = HTTPHeaders()
+    static func headers(type: String) -> HTTPFields {
+        var h = HTTPFields()
         h[.contentType] = type
         h[.cacheControl] = "no-store"
-        h[HTTPHeader("X-Content-Type-Options")] = "nosniff"
-        h[HTTPHeader("Referrer-Policy")] = "no-referrer"
-        h[HTTPHeader("X-Frame-Options")] = "DENY"
-        h[HTTPHeader("Content-Security-Policy")] = "default-src 'self'; connect-src 'self'; frame-ancestors 'none'"
+        h[.xContentTypeOptions] = "nosniff"
+        h[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
+        h[HTTPField.Name("X-Frame-Options")!] = "DENY"
+        h[.contentSecurityPolicy] = "default-src 'self'; connect-src 'self'; frame-ancestors 'none'"
         return h
     }
 
-    static func text(_ status: HTTPStatusCode, _ line: String) -> HTTPResponse {
-        HTTPResponse(statusCode: status, headers: headers(type: "text/plain; charset=utf-8"), body: Data((line + "\n").utf8))
+    static func response(_ status: HTTPResponse.Status, _ headers: HTTPFields, _ body: Data) -> Response {
+        var headers = headers
+        headers[.contentLength] = "\(body.count)"
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    static func text(_ status: HTTPResponse.Status, _ line: String) -> Response {
+        response(status, headers(type: "text/plain; charset=utf-8"), Data((line + "\n").utf8))
     }
 }

@@ -1,10 +1,13 @@
 // The page's WebSocket: the control protocol of docs/control.md, one JSON object per text message each
-// way, served by the same ControlHub as `--control-socket` (every command goes through the same checks).
+// way, served by the same ControlHub as `--control-socket` (every command goes through the same checks);
+// a binary message closes it with 1003.
 // SPDX-License-Identifier: Apache-2.0
 
-import FlyingFox
 import Foundation
+import HummingbirdWebSocket
 import MotorControl
+import NIOCore
+import NIOWebSocket
 
 /// Counts the open WebSockets and says when the last one closed (for `--stop-when-closed`).
 final class SocketCount: @unchecked Sendable {
@@ -23,22 +26,16 @@ final class SocketCount: @unchecked Sendable {
 }
 
 /// A page's outgoing events: MotorControl's EventQueue (at most 1000 lines, the oldest dropped first and
-/// a `dropped` event in their place, as on the control socket), and the protocol's own replies (pong,
-/// close), which go first. The WebSocket's writer takes one when the socket has taken the last, so a page
-/// that stops reading leaves its events here, where they are dropped, not in a buffer without a bound.
+/// a `dropped` event in their place, as on the control socket). The WebSocket's writer takes one when the
+/// socket has taken the last (its writes wait while the connection cannot take more), so a page that stops
+/// reading leaves its events here, where they are dropped, not in a buffer without a bound.
 final class PageQueue: @unchecked Sendable {
-    /// What the writer sends next.
-    enum Outgoing { case line(String), frame(WSFrame) }
     private let lock = NSLock()
     private var queue = EventQueue()
-    private var replies: [WSFrame] = []
     private var closed = false
     private var waiter: CheckedContinuation<Void, Never>?
 
     func send(_ line: String) { wakingWriter(whileOpen: true) { queue.append(line) } }
-
-    /// A protocol reply (pong, close), sent before any waiting event.
-    func reply(_ frame: WSFrame) { wakingWriter(whileOpen: true) { replies.append(frame) } }
 
     func close() { wakingWriter(whileOpen: false) { closed = true } }
 
@@ -54,23 +51,22 @@ final class PageQueue: @unchecked Sendable {
         w?.resume()
     }
 
-    /// The next reply or line (nil once closed and empty); waits while there is none.
-    func next() async -> Outgoing? {
+    /// The next line (nil once closed); waits while there is none.
+    func next() async -> String? {
         while true {
-            enum Step { case out(Outgoing), end, wait }
+            enum Step { case out(String), end, wait }
             let step: Step = lock.withLock {
-                if !replies.isEmpty { return .out(.frame(replies.removeFirst())) }
                 if closed { return .end }  // the page went: its events are for no one
-                if let line = queue.next() { return .out(.line(line)) }
+                if let line = queue.next() { return .out(line) }
                 return .wait
             }
             switch step {
-            case .out(let out): return out
+            case .out(let line): return line
             case .end: return nil
             case .wait:
                 await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
                     let ready = lock.withLock {
-                        if !queue.isEmpty || !replies.isEmpty || closed { return true }
+                        if !queue.isEmpty || closed { return true }
                         waiter = c
                         return false
                     }
@@ -103,17 +99,22 @@ final class RecentPhases: @unchecked Sendable {
 
 /// One WebSocket client of the hub: the greeting and the state first (as a socket client gets them), then
 /// the phase events of the phase playing (and the one before), then every event; each text message in
-/// is a command line. Speaks the WebSocket protocol itself (pings, close, fragments) so that its frames are
-/// pulled by the socket's writer one at a time: FlyingFox's message handler drains the events into a
-/// buffer without a bound, and a page that stopped reading would grow it for as long as it stayed open.
-struct HubSocket: WSHandler {
+/// is a command line (several lines in one message are several commands). A binary message is refused:
+/// the socket is closed with 1003 (unsupported data). Pings, pongs and the close handshake are
+/// hummingbird-websocket's; a frame over `maxMessageBytes` is closed by it with 1009 (message too big).
+struct HubSocket: Sendable {
     let hub: ControlHub
     let count: SocketCount
     let recent: RecentPhases
     /// A text message in (several frames) is at most this long; longer ones are answered as too long.
     static let maxMessageBytes = 1 << 20
+    /// The close reason sent with 1003 for a binary message.
+    static let binaryRefused = "the page speaks text: one JSON command a line (docs/control.md)"
 
-    func makeFrames(for client: AsyncThrowingStream<WSFrame, any Error>) async throws -> AsyncStream<WSFrame> {
+    /// Serves one page on its upgraded `channel`. Events are written on the channel itself, each awaited until
+    /// the socket took it: the outbound writer's `write` returns as soon as its own buffer holds a frame, so a
+    /// burst of events would pile up there without a bound instead of in the page's queue.
+    func serve(_ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, channel: any Channel) async {
         let queue = PageQueue()
         let sink = hub.addSink { queue.send($0) }
         if let hello = hub.greeting {
@@ -122,52 +123,46 @@ struct HubSocket: WSHandler {
             recent.last.forEach(queue.send)
         }
         count.opened()
-        let hub = self.hub, count = self.count
-        Task {
-            var message: Data?  // a text message arriving in fragments
-            do {
-                loop: for try await frame in client {
-                    switch frame.opcode {
-                    case .text:
-                        message = frame.payload
-                    case .continuation where message != nil:
-                        message!.append(frame.payload)
-                    case .ping:
-                        queue.reply(WSFrame(fin: true, opcode: .pong, mask: nil, payload: frame.payload))
-                        continue loop
-                    case .close:
-                        queue.reply(WSFrame(fin: true, opcode: .close, mask: nil, payload: frame.payload.prefix(2)))
-                        break loop
-                    default:
-                        message = nil  // binary, a stray continuation, pong: nothing for the hub
-                        continue loop
-                    }
-                    if (message?.count ?? 0) > Self.maxMessageBytes {
-                        queue.send(ErrorEvent(message: LineReader.tooLongMessage).line)
-                        message = nil
-                    }
-                    guard frame.fin, let whole = message else { continue }
-                    message = nil
-                    for line in String(decoding: whole, as: UTF8.self).split(whereSeparator: \.isNewline) where !line.isEmpty {
-                        if line.utf8.count > LineReader.limit {
-                            queue.send(ErrorEvent(message: LineReader.tooLongMessage).line)
-                            continue
-                        }
-                        if let reply = hub.handle(line: String(line)) { queue.send(reply) }
-                    }
-                }
-            } catch {}  // a broken frame or a dropped connection: the page is gone
-            hub.removeSink(sink)
-            queue.close()
-            count.closed()
-        }
-        return AsyncStream<WSFrame>(unfolding: {
-            switch await queue.next() {
-            case .line(let line)?: WSFrame(fin: true, opcode: .text, mask: nil, payload: Data(HubSocket.trimmed(line).utf8))
-            case .frame(let frame)?: frame
-            case nil: nil
+        let writer = Task {
+            while let line = await queue.next() {
+                let frame = WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(string: HubSocket.trimmed(line)))
+                do { try await channel.writeAndFlush(frame).get() } catch { break }
             }
-        })
+        }
+        var message: ByteBuffer?  // a text message arriving in fragments
+        do {
+            loop: for try await frame in inbound {
+                switch frame.opcode {
+                case .text:
+                    message = frame.data
+                case .continuation where message != nil:
+                    var data = frame.data
+                    message!.writeBuffer(&data)
+                case .binary:
+                    try? await outbound.close(.unacceptableData, reason: Self.binaryRefused)
+                    break loop
+                default:
+                    continue loop  // a stray continuation
+                }
+                if (message?.readableBytes ?? 0) > Self.maxMessageBytes {
+                    queue.send(ErrorEvent(message: LineReader.tooLongMessage).line)
+                    message = nil
+                }
+                guard frame.fin, let whole = message else { continue }
+                message = nil
+                for line in String(buffer: whole).split(whereSeparator: \.isNewline) where !line.isEmpty {
+                    if line.utf8.count > LineReader.limit {
+                        queue.send(ErrorEvent(message: LineReader.tooLongMessage).line)
+                        continue
+                    }
+                    if let reply = hub.handle(line: String(line)) { queue.send(reply) }
+                }
+            }
+        } catch {}  // a broken frame or a dropped connection: the page is gone
+        hub.removeSink(sink)
+        queue.close()
+        count.closed()
+        writer.cancel()
     }
 
     /// An event line without its newline (a WebSocket message is already one line).

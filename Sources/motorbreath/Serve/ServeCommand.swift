@@ -60,6 +60,9 @@ struct ServeCommand: ParsableCommand {
     @Flag(help: "Stop the breath, motor off, when the last open page closes.")
     var stopWhenClosed = false
 
+    @Option(parsing: .unconditional, help: "At most this many connections at once: pages, their WebSockets, requests; one more is answered 503 (default: 256).", transform: OptionValue.int(1...65_535))
+    var maxConnections: Int = 256
+
     func validate() throws {
         var v4 = in_addr(), v6 = in6_addr()
         guard inet_pton(AF_INET, listen, &v4) == 1 || inet_pton(AF_INET6, listen, &v6) == 1 else {
@@ -92,7 +95,9 @@ struct ServeCommand: ParsableCommand {
         let server: BreathWebServer
         let port: UInt16
         do {
-            server = try BreathWebServer(hub: playback.hub!, host: listen, port: UInt16(httpPort), token: token)
+            var limits = ServerLimits()
+            limits.maxConnections = maxConnections
+            server = try BreathWebServer(hub: playback.hub!, host: listen, port: UInt16(httpPort), token: token, limits: limits)
             port = try server.start()
         } catch { throw fail("\(error)") }
         defer { server.stop() }
