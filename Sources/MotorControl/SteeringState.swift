@@ -22,8 +22,8 @@ public struct SteeringState: Equatable, Sendable {
     public var steady = false
     /// Each board's own intensity (`"board"` on `intensity`), 1 unless a client set it.
     public var boardIntensity: [String: Double] = [:]
-    /// Pattern changes the session has not yet applied or refused, with what played before each: a refused
-    /// one is taken back, so `state` never names a pattern that will not play.
+    /// Pattern and pace changes the session has not yet applied or refused, with what played before each: a
+    /// refused one is taken back, so `state` never names a pattern or a pace that will not play.
     var unanswered: [PendingPattern] = []
 
     /// A pattern change waiting for its answer, and the pattern and pace before it.
@@ -115,7 +115,9 @@ public struct SteeringState: Equatable, Sendable {
             return .stop
         case .change(let change):
             switch change {
-            case .pace(let b): bpm = b
+            case .pace(let b):
+                unanswered.append(PendingPattern(change: change, pattern: pattern, bpm: bpm))
+                bpm = b
             case .pause: paused = true
             case .resume, .seek: paused = false
             case .pattern(let p, _):
@@ -134,10 +136,25 @@ public struct SteeringState: Equatable, Sendable {
     public mutating func answered(_ change: BreathChange, refused: Bool) -> Bool {
         guard let i = unanswered.firstIndex(where: { $0.change == change }) else { return false }
         let before = unanswered.remove(at: i)
-        guard refused, case .pattern(let p, _) = change, pattern == p, unanswered.isEmpty else { return false }
+        guard refused else { return false }
+        // A refused pace, with no pace or pattern asked since: the pace playing is still the one before it.
+        if case .pace(let b) = change, bpm == b, unanswered.isEmpty {
+            bpm = before.bpm
+            return false
+        }
+        guard case .pattern(let p, _) = change, pattern == p, unanswered.isEmpty else { return false }
         pattern = before.pattern
         bpm = before.bpm
         return true
+    }
+
+    /// `replaced` waited in the session's inbox and `change` (of its kind) replaced it: it will never be
+    /// answered, and what played before it is what played before `change`.
+    public mutating func forget(_ replaced: BreathChange?, by change: BreathChange) {
+        guard let replaced, let new = unanswered.lastIndex(where: { $0.change == change }),
+              let old = unanswered[..<new].lastIndex(where: { $0.change == replaced }) else { return }
+        (unanswered[new].pattern, unanswered[new].bpm) = (unanswered[old].pattern, unanswered[old].bpm)
+        unanswered.remove(at: old)
     }
 
     /// A new breath in place of the one that played: `options` with the strength and sharpness the clients

@@ -44,7 +44,10 @@ import TestSupport
             outcome: .error(#"intensity: "board" names one of several boards playing in step; this session plays one"#)),
         Row(name: "sharpness", command: .sharpness(0.5), outcome: .change(.sharpness(0.8)), after: { $0.sharpnessOffset = 0.5 }),
         Row(name: "sharpness clamped", command: .sharpness(-1), outcome: .change(.sharpness(0)), after: { $0.sharpnessOffset = -1 }),
-        Row(name: "pace", command: .change(.pace(breathsPerMinute: 6)), outcome: .change(.pace(breathsPerMinute: 6)), after: { $0.bpm = 6 }),
+        Row(name: "pace", command: .change(.pace(breathsPerMinute: 6)), outcome: .change(.pace(breathsPerMinute: 6)), after: {
+            $0.bpm = 6  // and waits for its answer: a refused pace is taken back (HubAnswerTests)
+            $0.unanswered = [.init(change: .pace(breathsPerMinute: 6), pattern: BreathPattern.presets[0], bpm: 60 / 19)]
+        }),
         Row(name: "pause", command: .change(.pause), outcome: .change(.pause), after: { $0.paused = true }),
         Row(name: "resume", before: { $0.paused = true }, command: .change(.resume), outcome: .change(.resume), after: { $0.paused = false }),
         Row(name: "a seek resumes", before: { $0.paused = true }, command: .change(.seek(cycle: 2, phase: 0)),
