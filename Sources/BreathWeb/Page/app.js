@@ -221,26 +221,15 @@
     return path + '?' + q.toString();
   };
   let previewing = null; // {kind: 'preset', name} or {kind: 'ahap', bytes}
-  function plot(data) {
-    const c = $('plot'), g = c.getContext('2d');
-    g.clearRect(0, 0, c.width, c.height);
-    const t = data.time_s, n = t.length;
-    if (!n) return;
-    const t0 = t[0], t1 = t[n - 1] || 1, pad = 10;
-    const x = (v) => pad + (c.width - 2 * pad) * (v - t0) / (t1 - t0 || 1);
-    const y = (v) => c.height / 2 - (c.height / 2 - pad) * v; // -1...1: the drive may brake below zero
-    g.strokeStyle = '#1e2a36'; g.beginPath(); g.moveTo(pad, y(0)); g.lineTo(c.width - pad, y(0)); g.stroke();
-    for (const [key, colour] of [['drive', '#c9a86a'], ['intensity', '#8fb6d1'], ['felt', '#86c29a']]) {
-      g.strokeStyle = colour; g.lineWidth = 2; g.beginPath();
-      data[key].forEach((v, i) => (i ? g.lineTo(x(t[i]), y(v)) : g.moveTo(x(t[i]), y(v))));
-      g.stroke();
-    }
-  }
+  // The plot (plot.js): seconds along, 0-100 % up, a legend naming each line; drawn again at a new size.
+  let plotted = null;
+  function plot(data) { plotted = data; window.motorbreath.plot = Breath.Plot.draw($('plot'), data); }
+  window.addEventListener('resize', () => { if (plotted) plot(plotted); });
   async function showPreview(response) {
     const text = await response.text();
     if (!response.ok) {
       // Nothing to show or play: the old plot goes, and Play and Export are off until a good pattern comes.
-      const c = $('plot'); c.getContext('2d').clearRect(0, 0, c.width, c.height);
+      plot(null);
       $('play').disabled = true; previewing = null;
       $('export').removeAttribute('href'); $('export').setAttribute('aria-disabled', 'true');
       $('preview-note').textContent = text.trim(); window.motorbreath.preview = { error: text.trim() };
