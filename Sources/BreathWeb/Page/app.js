@@ -9,6 +9,7 @@
   const pageMs = () => performance.timeOrigin + performance.now();
   const MIN = 0.4, MAX = 1.0;
   let state = {}, finished = false, baseSharpness = 0.3, dragging = false, playingFile = null;
+  let steady = false; // serve --palette: a steady vibration (palette.js shapes the page for it)
   const events = []; // the last events, for tests and debugging
   window.motorbreath = { schedule, events, send: (c) => send(c), drawn: null };
   let spokenPhase = null; // the phase the live region last announced
@@ -45,8 +46,12 @@
       return;
     }
     schedule.onEvent(e);
-    if (e.event === 'prepared') { finished = false; playingFile = null; }
-    if (e.event === 'patterns' && window.motorbreath.onPatterns) window.motorbreath.onPatterns(e.patterns, schedule.pattern);
+    if (e.event === 'prepared') {
+      finished = false; playingFile = null;
+      steady = Breath.Palette.isPalette(e); Breath.Palette.shape(document, steady);
+      if (!steady && presets && !previewing) fillPresets(presets, schedule.pattern);
+    }
+    if (e.event === 'patterns') fillPresets(e.patterns, schedule.pattern);
     if (e.event === 'state') { state = Object.assign(state, e); showState(); }
     if (e.event === 'applied') {
       // Any client's change (this page's, another page's, a program's on the socket): show where it left things.
@@ -108,7 +113,7 @@
     const now = pageMs();
     const circle = $('circle');
     const live = link.state.name === 'live';
-    const s = !live || finished || state.paused ? null : schedule.at(now);
+    const s = !live || finished || state.paused || steady ? null : schedule.at(now);
     if (!live) {
       // The link is gone (or the page just woke): the circle stops and dims, and the words say why.
       const w = linkWords(link.state, now);
@@ -118,6 +123,16 @@
       $('left').textContent = '';
       $('linkword').textContent = w.more;
       $('cycle').textContent = ''; $('strength').textContent = '';
+    } else if (steady && !finished) {
+      // A steady vibration: no phases to count; the circle's size is its level.
+      const w = Breath.Palette.words(state);
+      const scale = MIN + (MAX - MIN) * w.size;
+      circle.style.transform = reduced.matches ? '' : 'scale(' + scale.toFixed(4) + ')';
+      circle.style.opacity = reduced.matches ? String(0.45 + 0.55 * w.size) : '';
+      window.motorbreath.drawn = { pageMs: now, palette: true, scale, phase: w.phase };
+      $('phase').textContent = w.phase; $('left').textContent = w.left; $('linkword').textContent = '';
+      $('cycle').textContent = w.meta;
+      say(w.say);
     } else if (s) {
       const scale = MIN + (MAX - MIN) * s.size;
       if (reduced.matches) {
@@ -278,7 +293,10 @@
         .then(async (r) => { const line = (await r.text()).trim(); window.motorbreath.played = { status: r.status, line }; $('status').textContent = line; });
     }
   });
+  let presets = null; // the presets serve listed, shown once serve says what plays (not for the palette)
   function fillPresets(list, current) {
+    presets = list;
+    if (steady || !schedule.pattern) return;
     const select = $('preset');
     const names = list.map((p) => p.name);
     if (current && !names.includes(current)) names.unshift(current);
@@ -287,7 +305,6 @@
     select.value = current || names[0];
     if (!previewing) previewPreset(select.value);
   }
-  window.motorbreath.onPatterns = fillPresets;
 
   link.start();
 })();
