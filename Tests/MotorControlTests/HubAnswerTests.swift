@@ -11,7 +11,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite(.tags(.fast), .timeLimit(.minutes(1))) struct HubAnswerTests {
+@Suite(.tags(.fast), .timeLimit(.minutes(10))) struct HubAnswerTests {
     /// A hub on 4-7-8 at strength 0.8, sharpness 0.3, and its inbox.
     static func hub() -> ControlHub {
         ControlHub(inbox: ControlInbox(), pattern: BreathPattern.presets[0], strength: 0.8, sharpness: 0.3)
