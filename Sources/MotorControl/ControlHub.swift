@@ -184,6 +184,7 @@ public final class ControlHub: @unchecked Sendable {
                 return e.line
             case .refused(var e):
                 e.id = id
+                _ = sentValue(caused)  // answered: its value is no later change's
                 return e.line
             case .phase(let e):
                 return e.line

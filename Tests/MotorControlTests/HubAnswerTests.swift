@@ -58,6 +58,19 @@ import TestSupport
         }
     }
 
+    /// A refused change's value goes with its answer: a later change to the same effective value (the
+    /// sharpness clamped at 1) is answered with its own value.
+    @Test func aRefusedChangesValueGoesWithIt() throws {
+        let hub = Self.hub()
+        hub.handle(.sharpness(0.8), id: .string("a"))
+        _ = hub.inbox.take()
+        _ = hub.line(for: .refused(change: .sharpness(1), reason: "a file plays"), nowNs: 0)
+        hub.handle(.sharpness(0.9), id: .string("b"))
+        _ = hub.inbox.take()
+        let e = try jsonObject(hub.line(for: Self.applied(.sharpness(1), frame: 10), nowNs: 0))
+        #expect(e["value"] as? Double == 0.9 && e["id"] as? String == "b", "\(e)")
+    }
+
     /// A pace the session refuses is taken back (the pace before it, also when it replaced another in
     /// the inbox); one it applies stays.
     @Test func aRefusedPaceIsTakenBack() throws {
