@@ -121,7 +121,18 @@ def refused_pace(d, port, folder):
     if c.getresponse().status != 202:
         fail("the file was not taken to play")
     wait(d, "return window.motorbreath.events.find((e) => e.event === 'file' && e.state === 'playing')", 10, "the file playing")
-    time.sleep(0.5)
+    # Its frames playing (a change sent while the board is prepared for it goes with the preparation):
+    # serve's state shows the file's session (4 s and the warm-up: 1075 frames) under way.
+    deadline, k = time.time() + 10, 0
+    while time.time() < deadline:
+        k += 1
+        d.execute_script("window.motorbreath.send({command: 'state', id: 'file-' + arguments[0]})", k)
+        time.sleep(0.2)
+        st = d.execute_script("return window.motorbreath.events.find((e) => e.id === 'file-' + arguments[0])", k)
+        if st and 0 < st.get("frames_played", 0) and st.get("frames_total", 1e9) <= 1200:
+            break
+    else:
+        fail("the file's session never showed in serve's state")
     d.execute_script("document.getElementById('pace-up').click();")
     refused = wait(d, "return window.motorbreath.events.find((e) => e.event === 'refused' && e.command === 'pace')", 5, "the refused pace")
     deadline = time.time() + 2
