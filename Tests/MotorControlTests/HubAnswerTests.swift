@@ -1,7 +1,7 @@
 // The hub's answers to changes made in quick succession, table-driven on a hub and its inbox (the session
 // taking changes by hand): each `applied` carries the value its own command sent (and `effective` is base x
-// that value), a change replaced in the inbox gets no event; a refused pace is taken back in `state`; the
-// palette's `finish` is an end asked for (exit 0), its `stop` not.
+// that value), a change replaced in the inbox gets no event; a refused pace, intensity or sharpness is taken
+// back in `state`; the palette's `finish` is an end asked for (exit 0), its `stop` not.
 // SPDX-License-Identifier: Apache-2.0
 
 import Breath
@@ -86,6 +86,19 @@ import TestSupport
         _ = hub.line(for: Self.applied(.pace(breathsPerMinute: 5), frame: 10), nowNs: 0)
         _ = hub.line(for: .refused(change: .pace(breathsPerMinute: 5), reason: "late"), nowNs: 0)  // answered already
         #expect(hub.bpm == 5)
+    }
+
+    /// An intensity or a sharpness the session refuses (a file plays) is taken back: `state` says what plays.
+    @Test func aRefusedIntensityOrSharpnessIsTakenBack() throws {
+        let hub = Self.hub()
+        hub.handle(.intensity(0.5))
+        _ = hub.line(for: Self.applied(.strength(0.4), frame: 5), nowNs: 0)
+        hub.handle(.intensity(0.9))
+        hub.handle(.sharpness(0.4))
+        _ = hub.line(for: .refused(change: .strength(0.8 * 0.9), reason: "a file plays"), nowNs: 0)
+        _ = hub.line(for: .refused(change: .sharpness(0.7), reason: "a file plays"), nowNs: 0)
+        let state = try jsonObject(hub.stateLine())
+        #expect(state["intensity"] as? Double == 0.5 && state["sharpness"] as? Double == 0, "\(state)")
     }
 
     /// The palette has no end of its own: `finish` stops it now and is the end asked for; `stop` is not.
