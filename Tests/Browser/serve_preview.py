@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 # The page's preview plot and pace (headless Chromium, 390 x 844 with touch and 1280 x 800): the plot's
 # axes (seconds along, covering the preview; 0, 50, 100 % up) and a legend naming each line with the
-# line's own colour, width and dashes; each line seen, with the others drawn, in at least 90 % of the plot's
-# columns where it shows drawn alone (none hides another); the pace's - and + at least 44 px, a press saying "from the next phase" until serve's applied
-# pace, the value then serve's; a pace serve refuses (an AHAP file plays) shown back at serve's value, in
-# serve's state too; after Finish the cycle never counts past the total (every text the page showed).
+# line's own colour, width and dashes; each line seen, with the others drawn, in at least 90 % of the
+# plot's columns where it shows drawn alone (none hides another); the pace's - and + at least 44 px, a
+# press saying "from the next phase" until serve's applied pace, the value then serve's; a pace and a
+# strength serve refuses (an AHAP file plays) shown back at serve's value, in serve's state too; after
+# Finish the cycle never counts past the total (every text the page showed).
 # Prints one JSON line; exits 1 with the reason on a failed check.
 # SPDX-License-Identifier: Apache-2.0
 import argparse, http.client, json, os, re, tempfile, time
+
+from selenium.webdriver.common.keys import Keys
 
 from browser_support import browser, fail, first_line, open_drawn, start, stop_children
 
@@ -143,8 +146,20 @@ def refused_pace(d, port, folder):
     state = wait(d, "return window.motorbreath.events.find((e) => e.id === 'after-refusal')", 5, "serve's state")
     if after["out"] != before or after["note"] or "%.1f /min" % state["bpm"] != before:
         fail("a refused pace stayed: shown %s (was %s), serve's state %s, refusal %s" % (after, before, state.get("bpm"), refused))
+    # The strength slider moved by the keys while the file plays: refused, it shows serve's strength again.
+    strength = d.execute_script("return document.getElementById('intensity').value")
+    d.find_element("id", "intensity").send_keys(Keys.ARROW_LEFT * 3)
+    wait(d, "return window.motorbreath.events.find((e) => e.event === 'refused' && e.command === 'intensity')", 5, "the refused strength")
+    deadline = time.time() + 2
+    while time.time() < deadline and d.execute_script("return document.getElementById('intensity').value") != strength:
+        time.sleep(0.05)
+    shown = d.execute_script("return [document.getElementById('intensity').value, document.getElementById('intensity-out').textContent]")
+    d.execute_script("window.motorbreath.send({command: 'state', id: 'after-strength'})")
+    state2 = wait(d, "return window.motorbreath.events.find((e) => e.id === 'after-strength')", 5, "serve's state")
+    if shown[0] != strength or shown[1] != strength + " %" or round(state2["intensity"] * 100) != int(strength):
+        fail("a refused strength stayed: shown %s (was %s), serve's intensity %s" % (shown, strength, state2["intensity"]))
     wait(d, "return window.motorbreath.events.find((e) => e.event === 'file' && e.state !== 'playing')", 10, "the file's end")
-    return {"shown": before, "refusal": refused["reason"], "state_bpm": state["bpm"]}
+    return {"shown": before, "refusal": refused["reason"], "state_bpm": state["bpm"], "strength_shown": shown, "state_intensity": state2["intensity"]}
 
 
 def cycle_after_finish(d):

@@ -224,6 +224,7 @@
       $('intensity').value = Math.round(effective.intensity * 100);
       $('intensity-out').textContent = Math.round(effective.intensity * 100) + ' %';
     }
+    send({ command: 'state' }); // serve takes a refused change back: its state says what plays
   }
   $('pause').addEventListener('click', () => send({ command: state.paused ? 'resume' : 'pause' }));
   $('finish').addEventListener('click', () => send({ command: 'finish' }));
