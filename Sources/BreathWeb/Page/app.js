@@ -91,7 +91,8 @@
     }
     if (typeof state.bpm === 'number' && pacePending === null) showPace(state.bpm);
     if (typeof state.sharpness_effective === 'number') baseSharpness = state.sharpness_effective - (state.sharpness || 0);
-    $('strength').textContent = typeof state.strength === 'number' ? '· strength ' + Math.round(state.strength * 100) + ' %' : '';
+    // (The palette's level is its strength: the breath's place says it already.)
+    $('strength').textContent = typeof state.strength === 'number' && !steady ? '· strength ' + Math.round(state.strength * 100) + ' %' : '';
     $('pause').textContent = state.paused ? 'Resume' : 'Pause';
     if (!dragging && typeof state.intensity === 'number' && typeof state.sharpness_effective === 'number') {
       $('dot').style.top = ((1 - state.intensity) * 100) + '%';
