@@ -63,6 +63,7 @@ def wait(d, script, timeout, what):
 
 
 def plot(d, size):
+    wait(d, "return [...document.getElementById('preset').options].some((o) => o.value === 'box')", 10, "the presets listed")
     d.execute_script("const s = document.getElementById('preset'); s.value = 'box'; s.dispatchEvent(new Event('change'));")
     wait(d, "return window.motorbreath.preview && window.motorbreath.preview.name === 'box' && window.motorbreath.plot", 10, "the box preview")
     p = d.execute_script("return window.motorbreath.plot")
@@ -96,7 +97,8 @@ def pace(d):
     boxes = d.execute_script("return ['pace-down', 'pace-up'].map((id) => { const b = document.getElementById(id).getBoundingClientRect(); return [b.width, b.height]; })")
     if min(min(b) for b in boxes) < 44:
         fail("the pace's buttons are smaller than a thumb: %s" % boxes)
-    before = d.execute_script("return window.motorbreath.events.filter((e) => e.event === 'state').pop().bpm")
+    before = wait(d, "const s = window.motorbreath.events.filter((e) => e.event === 'state' && typeof e.bpm === 'number').pop();"
+                     "return s && document.getElementById('pace-out').textContent === s.bpm.toFixed(1) + ' /min' ? s.bpm : null", 10, "serve's pace shown")
     d.execute_script("window.motorbreath.events.length = 0; document.getElementById('pace-up').click();")
     note = d.execute_script("return document.getElementById('pace-note').textContent")
     shown = d.execute_script("return document.getElementById('pace-note').getBoundingClientRect().height")
