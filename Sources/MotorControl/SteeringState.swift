@@ -33,6 +33,20 @@ public struct SteeringState: Equatable, Sendable {
         var bpm: Double
         var intensity = 1.0
         var sharpnessOffset = 0.0
+
+        /// The values before `earlier`, a change of its kind that never played (replaced, or refused).
+        mutating func takeBefore(_ earlier: PendingPattern) {
+            (pattern, bpm, intensity, sharpnessOffset) = (earlier.pattern, earlier.bpm, earlier.intensity, earlier.sharpnessOffset)
+        }
+    }
+
+    /// Whether `a` and `b` set the same value (a pattern sets the pace too).
+    static func sameValue(_ a: BreathChange, _ b: BreathChange) -> Bool {
+        switch (a, b) {
+        case (.strength, .strength), (.sharpness, .sharpness): true
+        case (.pace, .pace), (.pace, .pattern), (.pattern, .pace), (.pattern, .pattern): true
+        default: false
+        }
     }
 
     /// Notes `change`, about to be made, as waiting for its answer with the values before it.
@@ -148,6 +162,10 @@ public struct SteeringState: Equatable, Sendable {
         guard let i = unanswered.firstIndex(where: { $0.change == change }) else { return false }
         let before = unanswered.remove(at: i)
         guard refused else { return false }
+        // It never played: what played before the next of its kind still waiting is what played before it.
+        if let next = unanswered[i...].firstIndex(where: { Self.sameValue($0.change, change) }) {
+            unanswered[next].takeBefore(before)
+        }
         // Taken back only with nothing of its kind still waiting (a pattern sets the pace too): what plays is
         // then still what played before it.
         func waiting(_ kind: (BreathChange) -> Bool) -> Bool { unanswered.contains { kind($0.change) } }
@@ -173,7 +191,7 @@ public struct SteeringState: Equatable, Sendable {
     public mutating func forget(_ replaced: BreathChange?, by change: BreathChange) {
         guard let replaced, let new = unanswered.lastIndex(where: { $0.change == change }),
               let old = unanswered[..<new].lastIndex(where: { $0.change == replaced }) else { return }
-        (unanswered[new].pattern, unanswered[new].bpm) = (unanswered[old].pattern, unanswered[old].bpm)
+        unanswered[new].takeBefore(unanswered[old])
         unanswered.remove(at: old)
     }
 

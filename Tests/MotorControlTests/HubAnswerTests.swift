@@ -101,6 +101,24 @@ import TestSupport
         #expect(state["intensity"] as? Double == 0.5 && state["sharpness"] as? Double == 0, "\(state)")
     }
 
+    /// Several refused in a row (three key presses while a file plays), or one replaced in the inbox and the
+    /// next refused: what plays is the value before the first of them.
+    @Test func aChainOfRefusalsGoesBackToTheStart() throws {
+        let hub = Self.hub()
+        for v in [0.99, 0.98, 0.97] {
+            hub.handle(.intensity(v))
+            _ = hub.inbox.take()
+        }
+        for v in [0.99, 0.98, 0.97] { _ = hub.line(for: .refused(change: .strength(0.8 * v), reason: "a file plays"), nowNs: 0) }
+        hub.handle(.change(.pace(breathsPerMinute: 6)))
+        hub.handle(.change(.pace(breathsPerMinute: 7)))  // replaces 6 in the inbox
+        _ = hub.inbox.take()
+        hub.handle(.change(.pace(breathsPerMinute: 8)))
+        _ = hub.line(for: .refused(change: .pace(breathsPerMinute: 7), reason: "a file plays"), nowNs: 0)
+        _ = hub.line(for: .refused(change: .pace(breathsPerMinute: 8), reason: "a file plays"), nowNs: 0)
+        #expect(hub.intensity == 1 && abs(hub.bpm - 60.0 / 19) < 1e-12, "intensity \(hub.intensity), bpm \(hub.bpm)")
+    }
+
     /// The palette has no end of its own: `finish` stops it now and is the end asked for; `stop` is not.
     @Test(arguments: [(ControlCommand.change(.finishAfterThisBreath), true), (.stop, false)])
     func thePalettesFinishIsAnEndAskedFor(command: ControlCommand, asked: Bool) {
