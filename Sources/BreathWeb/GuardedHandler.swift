@@ -139,7 +139,8 @@ struct PageFiles: Sendable {
     init() {
         let types = ["index.html": "text/html; charset=utf-8", "app.js": "text/javascript; charset=utf-8",
                      "schedule.js": "text/javascript; charset=utf-8", "link.js": "text/javascript; charset=utf-8",
-                     "files.js": "text/javascript; charset=utf-8", "style.css": "text/css; charset=utf-8"]
+                     "files.js": "text/javascript; charset=utf-8", "style.css": "text/css; charset=utf-8",
+                     "plot.js": "text/javascript; charset=utf-8", "palette.js": "text/javascript; charset=utf-8"]
         var files: [String: (String, Data)] = [:]
         if let folder = Bundle.module.url(forResource: "Page", withExtension: nil) {
             for (name, type) in types {

@@ -121,7 +121,10 @@ public final class ServeSession {
         usleep(200_000)  // the pages read `finished` before the server closes
         if !result.motorOffAtExit { return End(line: "could not confirm the motor is off", status: 1) }
         if result.signal != 0 { return End(line: nil, status: result.exitCode) }
-        if result.interrupted && !(closedByPage.value ?? false) { return End(line: nil, status: 130) }
+        // Ended as asked (exit 0): by the last page closing (`stopWhenClosed`), or by a `finish` in the palette,
+        // which has no end of its own to finish at (docs/control.md); by Stop, 130.
+        let asked = (closedByPage.value ?? false) || (playback.hub?.stoppedByFinish ?? false)
+        if result.interrupted && !asked { return End(line: nil, status: 130) }
         return nil
     }
 }

@@ -38,6 +38,13 @@ public final class ControlHub: @unchecked Sendable {
         set { lock.withLock { sessionCycles = newValue } }
     }
     private var sessionCycles: Int?
+    /// A `finish` ended a vibration that has no end of its own (the palette) at once: the end it asked
+    /// for, which exits 0 as a breath played to its end does (docs/control.md), not 130 as a `stop`.
+    public var stoppedByFinish: Bool { lock.withLock { finishStopped } }
+    private var finishStopped = false
+    /// The values clients sent for the intensity and sharpness changes still waiting for their event, oldest
+    /// first: each `applied` carries its own change's `value`, not a later one's.
+    private var sentValues: [(change: BreathChange, value: Double)] = []
     /// In the palette, left/right change the sharpness (there is no pace to change).
     public var arrowsChangeSharpness: Bool {
         get { state.steady }
@@ -125,8 +132,11 @@ public final class ControlHub: @unchecked Sendable {
             case .change(let change):
                 if case .pattern(let p, _) = change { greetingEvent?.pattern = p.name }
                 // The id waits for the event this change causes; one this change replaced in the inbox
-                // (never to be made) goes.
-                ledger.sent(change, id: id, replacing: inbox.send(change))
+                // (never to be made) goes, with the value it was sent with.
+                let replaced = inbox.send(change)
+                ledger.sent(change, id: id, replacing: replaced)
+                steering.forget(replaced, by: change)
+                noteSentValue(command, change, replacing: replaced)
             case .everyBoard(let changes):
                 // The first board's `applied` answers for all.
                 ledger.sentToEveryBoard(leadChange: changes.first { $0.board == roster.lead }?.change, id: id)
@@ -139,6 +149,7 @@ public final class ControlHub: @unchecked Sendable {
             case .error(let message):
                 return ErrorEvent(message: message, id: id).line
             case .stop:
+                if case .change(.finishAfterThisBreath) = command { finishStopped = true }
                 inbox.requestStop()
             case .answer(.state):
                 return stateEventLocked(id: id).line
@@ -166,18 +177,37 @@ public final class ControlHub: @unchecked Sendable {
             case .applied(var e):
                 e.id = id
                 switch caused {
-                case .strength(let s): (e.value, e.effective, e.base) = (steering.intensity, s, steering.baseStrength)
-                case .sharpness(let s): (e.value, e.effective, e.base) = (steering.sharpnessOffset, s, steering.baseSharpness)
+                case .strength(let s): (e.value, e.effective, e.base) = (sentValue(caused) ?? steering.intensity, s, steering.baseStrength)
+                case .sharpness(let s): (e.value, e.effective, e.base) = (sentValue(caused) ?? steering.sharpnessOffset, s, steering.baseSharpness)
                 default: break
                 }
                 return e.line
             case .refused(var e):
                 e.id = id
+                _ = sentValue(caused)  // answered: its value is no later change's
                 return e.line
             case .phase(let e):
                 return e.line
             }
         }
+    }
+
+    /// Keeps the value `command` was sent with (intensity, sharpness) for its change's event; the waiting
+    /// change it replaced in the inbox (never made, never answered) goes.
+    private func noteSentValue(_ command: ControlCommand, _ change: BreathChange, replacing replaced: BreathChange?) {
+        if let replaced, let i = sentValues.lastIndex(where: { $0.change == replaced }) { sentValues.remove(at: i) }
+        switch command {
+        case .intensity(let v), .sharpness(let v): sentValues.append((change, v))
+        default: return
+        }
+        if sentValues.count > IdLedger.limit { sentValues.removeFirst(sentValues.count - IdLedger.limit) }
+    }
+
+    /// The value the oldest change equal to `change` was sent with, now answered (nil: none kept, such as an
+    /// app's `BreathChange` sent without a command).
+    private func sentValue(_ change: BreathChange) -> Double? {
+        guard let i = sentValues.firstIndex(where: { $0.change == change }) else { return nil }
+        return sentValues.remove(at: i).value
     }
 
     /// Several boards: board `board`'s event as a line, or nil when it is not one to send: the lead board's

@@ -22,15 +22,38 @@ public struct SteeringState: Equatable, Sendable {
     public var steady = false
     /// Each board's own intensity (`"board"` on `intensity`), 1 unless a client set it.
     public var boardIntensity: [String: Double] = [:]
-    /// Pattern changes the session has not yet applied or refused, with what played before each: a refused
-    /// one is taken back, so `state` never names a pattern that will not play.
+    /// Pattern, pace, intensity and sharpness changes the session has not yet applied or refused, with what
+    /// played before each: a refused one is taken back, so `state` never names a value that will not play.
     var unanswered: [PendingPattern] = []
 
-    /// A pattern change waiting for its answer, and the pattern and pace before it.
+    /// A change waiting for its answer, and the values before it.
     struct PendingPattern: Equatable, Sendable {
         var change: BreathChange
         var pattern: BreathPattern
         var bpm: Double
+        var intensity = 1.0
+        var sharpnessOffset = 0.0
+
+        /// The values before `earlier`, a change of its kind that never played (replaced, or refused).
+        mutating func takeBefore(_ earlier: PendingPattern) {
+            (pattern, bpm, intensity, sharpnessOffset) = (earlier.pattern, earlier.bpm, earlier.intensity, earlier.sharpnessOffset)
+        }
+    }
+
+    /// Whether `a` and `b` set the same value (a pattern sets the pace too).
+    static func sameValue(_ a: BreathChange, _ b: BreathChange) -> Bool {
+        switch (a, b) {
+        case (.strength, .strength), (.sharpness, .sharpness): true
+        case (.pace, .pace), (.pace, .pattern), (.pattern, .pace), (.pattern, .pattern): true
+        default: false
+        }
+    }
+
+    /// Notes `change`, about to be made, as waiting for its answer with the values before it.
+    private mutating func awaitAnswer(_ change: BreathChange) {
+        unanswered.append(PendingPattern(change: change, pattern: pattern, bpm: bpm, intensity: intensity, sharpnessOffset: sharpnessOffset))
+        // (One whose answer never comes, the session having ended or forgotten it, goes after 1000 more.)
+        if unanswered.count > IdLedger.limit { unanswered.removeFirst(unanswered.count - IdLedger.limit) }
     }
 
     public init(pattern: BreathPattern, strength: Double, sharpness: Double) {
@@ -90,6 +113,7 @@ public struct SteeringState: Equatable, Sendable {
             intensity = v
             return .everyBoard(boards.map { BoardChange(board: $0, change: .strength(strength(of: $0))) })
         case .intensity(let v):
+            awaitAnswer(.strength(min(1, baseStrength * v)))
             intensity = v
             return .change(.strength(strength))
         case .boardIntensity(let name, let v):
@@ -101,6 +125,7 @@ public struct SteeringState: Equatable, Sendable {
             boardIntensity[name] = v
             return .oneBoard(BoardChange(board: name, change: .strength(strength(of: name))))
         case .sharpness(let v):
+            awaitAnswer(.sharpness(min(1, max(0, baseSharpness + v))))
             sharpnessOffset = v
             return .change(.sharpness(sharpness))
         case .change(.pace) where steady:
@@ -115,11 +140,13 @@ public struct SteeringState: Equatable, Sendable {
             return .stop
         case .change(let change):
             switch change {
-            case .pace(let b): bpm = b
+            case .pace(let b):
+                awaitAnswer(change)
+                bpm = b
             case .pause: paused = true
             case .resume, .seek: paused = false
             case .pattern(let p, _):
-                unanswered.append(PendingPattern(change: change, pattern: pattern, bpm: bpm))
+                awaitAnswer(change)
                 pattern = p
                 bpm = 60 / p.cycleSeconds
             default: break
@@ -134,10 +161,38 @@ public struct SteeringState: Equatable, Sendable {
     public mutating func answered(_ change: BreathChange, refused: Bool) -> Bool {
         guard let i = unanswered.firstIndex(where: { $0.change == change }) else { return false }
         let before = unanswered.remove(at: i)
-        guard refused, case .pattern(let p, _) = change, pattern == p, unanswered.isEmpty else { return false }
-        pattern = before.pattern
-        bpm = before.bpm
-        return true
+        guard refused else { return false }
+        // It never played: what played before the next of its kind still waiting is what played before it.
+        if let next = unanswered[i...].firstIndex(where: { Self.sameValue($0.change, change) }) {
+            unanswered[next].takeBefore(before)
+        }
+        // Taken back only with nothing of its kind still waiting (a pattern sets the pace too): what plays is
+        // then still what played before it.
+        func waiting(_ kind: (BreathChange) -> Bool) -> Bool { unanswered.contains { kind($0.change) } }
+        let paceOrPattern: (BreathChange) -> Bool = { if case .pace = $0 { true } else if case .pattern = $0 { true } else { false } }
+        switch change {
+        case .strength(let s) where strength == s && !waiting({ if case .strength = $0 { true } else { false } }):
+            intensity = before.intensity
+        case .sharpness(let s) where sharpness == s && !waiting({ if case .sharpness = $0 { true } else { false } }):
+            sharpnessOffset = before.sharpnessOffset
+        case .pace(let b) where bpm == b && !waiting(paceOrPattern):
+            bpm = before.bpm
+        case .pattern(let p, _) where pattern == p && !waiting(paceOrPattern):
+            pattern = before.pattern
+            bpm = before.bpm
+            return true
+        default: break
+        }
+        return false
+    }
+
+    /// `replaced` waited in the session's inbox and `change` (of its kind) replaced it: it will never be
+    /// answered, and what played before it is what played before `change`.
+    public mutating func forget(_ replaced: BreathChange?, by change: BreathChange) {
+        guard let replaced, let new = unanswered.lastIndex(where: { $0.change == change }),
+              let old = unanswered[..<new].lastIndex(where: { $0.change == replaced }) else { return }
+        unanswered[new].takeBefore(unanswered[old])
+        unanswered.remove(at: old)
     }
 
     /// A new breath in place of the one that played: `options` with the strength and sharpness the clients

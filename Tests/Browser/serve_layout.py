@@ -15,7 +15,7 @@ from browser_support import browser, fail, first_line, open_drawn, start, stop_c
 ap = argparse.ArgumentParser()
 ap.add_argument("--motorbreath", default=".build/debug/motorbreath")
 args = ap.parse_args()
-TAB_ORDER = ["pause", "finish", "stop", "intensity", "pace", "palette", "preset", "ahap", "play", "export"]
+TAB_ORDER = ["pause", "finish", "stop", "intensity", "pace-down", "pace-up", "palette", "preset", "ahap", "play", "export"]
 
 FIRST_SCREEN = """const box = (id) => { const b = document.getElementById(id).getBoundingClientRect();
   return {id, top: Math.round(b.top), bottom: Math.round(b.bottom), left: Math.round(b.left), right: Math.round(b.right)}; };

@@ -2,7 +2,8 @@
 # motorbreath serve in a real browser (headless Chromium through selenium): the breath circle sampled
 # against the simulated board's ticks, the palette dragged with touch and the drive log checked, an AHAP
 # file previewed and played on the board (the drive log against the file), the WebSocket refused from a foreign Origin and without the token. Screenshots at 390x844 and 1280x800 go to
-# --shots (the tests: a temporary folder; docs: `python3 Tests/Browser/serve_page.py --shots-only --shots docs`).
+# --shots (the tests: a temporary folder; docs: `python3 Tests/Browser/serve_page.py --shots-only --shots docs`, with
+# the --palette page too).
 # Prints one JSON line of measurements; exits 1 with the reason on a failed check.
 # SPDX-License-Identifier: Apache-2.0
 import argparse, http.client, json, os, shutil, subprocess, sys, tempfile, time
@@ -158,6 +159,22 @@ def play_file(phone, log, ahap, rows):
     return out
 
 
+def shoot_palette():
+    """The --palette page (a steady vibration: no phases, pace or preview) on a phone and a desk."""
+    board = start([args.motorbreath, "sim-board"])
+    pty = first_line(board, "/dev/")
+    serve = start([args.motorbreath, "serve", "--port", pty, "--http-port", "0", "--palette"])
+    url = first_line(serve, "open ").split()[1]
+    for width, height, name in ((390, 844, "serve-phone-palette.png"), (1280, 800, "serve-desktop-palette.png")):
+        page = browser(width, height)
+        try:
+            open_drawn(page, url, required=False)
+            time.sleep(1.0)
+            page.save_screenshot(os.path.join(args.shots, name))
+        finally:
+            page.quit()
+
+
 def main():
     log = os.path.join(tempfile.mkdtemp(prefix="motorbreath-serve."), "drive.log")
     board = start([args.motorbreath, "sim-board", "--drive-log", log])
@@ -195,6 +212,7 @@ def main():
             phone.save_screenshot(os.path.join(args.shots, "serve-phone-lost.png"))
             desk.save_screenshot(os.path.join(args.shots, "serve-desktop-lost.png"))
             desk.quit()
+            shoot_palette()
             print(json.dumps({"shots": args.shots}))
             return
 

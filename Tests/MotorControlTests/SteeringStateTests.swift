@@ -29,12 +29,15 @@ import TestSupport
     static let both = ["left", "right"]
 
     static let rows: [Row] = [
-        Row(name: "intensity", command: .intensity(0.5), outcome: .change(.strength(0.4)), after: { $0.intensity = 0.5 }),
+        Row(name: "intensity", command: .intensity(0.5), outcome: .change(.strength(0.4)), after: {
+            $0.intensity = 0.5  // and waits for its answer: a refused one is taken back (HubAnswerTests)
+            $0.unanswered = [.init(change: .strength(0.4), pattern: BreathPattern.presets[0], bpm: 60 / 19)]
+        }),
         Row(name: "intensity, several boards", boards: both, routed: true, command: .intensity(0.5),
             outcome: .everyBoard([.init(board: "left", change: .strength(0.4)), .init(board: "right", change: .strength(0.4))]),
             after: { $0.intensity = 0.5 }),
         Row(name: "intensity, boards without a route", boards: both, command: .intensity(0.5), outcome: .change(.strength(0.4)),
-            after: { $0.intensity = 0.5 }),
+            after: { $0.intensity = 0.5; $0.unanswered = [.init(change: .strength(0.4), pattern: BreathPattern.presets[0], bpm: 60 / 19)] }),
         Row(name: "one board's intensity", before: { $0.intensity = 0.5 }, boards: both, routed: true,
             command: .boardIntensity(board: "left", value: 0.5), outcome: .oneBoard(.init(board: "left", change: .strength(0.2))),
             after: { $0.boardIntensity["left"] = 0.5 }),
@@ -42,9 +45,16 @@ import TestSupport
             outcome: .error(#"intensity: "board" must be one of the boards: left, right"#)),
         Row(name: "a board with one board", command: .boardIntensity(board: "left", value: 0.5),
             outcome: .error(#"intensity: "board" names one of several boards playing in step; this session plays one"#)),
-        Row(name: "sharpness", command: .sharpness(0.5), outcome: .change(.sharpness(0.8)), after: { $0.sharpnessOffset = 0.5 }),
-        Row(name: "sharpness clamped", command: .sharpness(-1), outcome: .change(.sharpness(0)), after: { $0.sharpnessOffset = -1 }),
-        Row(name: "pace", command: .change(.pace(breathsPerMinute: 6)), outcome: .change(.pace(breathsPerMinute: 6)), after: { $0.bpm = 6 }),
+        Row(name: "sharpness", command: .sharpness(0.5), outcome: .change(.sharpness(0.8)), after: {
+            $0.sharpnessOffset = 0.5; $0.unanswered = [.init(change: .sharpness(0.8), pattern: BreathPattern.presets[0], bpm: 60 / 19)]
+        }),
+        Row(name: "sharpness clamped", command: .sharpness(-1), outcome: .change(.sharpness(0)), after: {
+            $0.sharpnessOffset = -1; $0.unanswered = [.init(change: .sharpness(0), pattern: BreathPattern.presets[0], bpm: 60 / 19)]
+        }),
+        Row(name: "pace", command: .change(.pace(breathsPerMinute: 6)), outcome: .change(.pace(breathsPerMinute: 6)), after: {
+            $0.bpm = 6  // and waits for its answer: a refused pace is taken back (HubAnswerTests)
+            $0.unanswered = [.init(change: .pace(breathsPerMinute: 6), pattern: BreathPattern.presets[0], bpm: 60 / 19)]
+        }),
         Row(name: "pause", command: .change(.pause), outcome: .change(.pause), after: { $0.paused = true }),
         Row(name: "resume", before: { $0.paused = true }, command: .change(.resume), outcome: .change(.resume), after: { $0.paused = false }),
         Row(name: "a seek resumes", before: { $0.paused = true }, command: .change(.seek(cycle: 2, phase: 0)),

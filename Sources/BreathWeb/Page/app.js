@@ -9,6 +9,11 @@
   const pageMs = () => performance.timeOrigin + performance.now();
   const MIN = 0.4, MAX = 1.0;
   let state = {}, finished = false, baseSharpness = 0.3, dragging = false, playingFile = null;
+  let steady = false; // serve --palette: a steady vibration (palette.js shapes the page for it)
+  // What plays, as serve last confirmed it (`state`, `applied`): a slider a command of this page moved
+  // goes back to it when serve refuses the command. A pace asked for waits for the next phase (`pacePending`).
+  const effective = { intensity: null, bpm: null };
+  let pacePending = null, paceId = null, sent = 0;
   const events = []; // the last events, for tests and debugging
   window.motorbreath = { schedule, events, send: (c) => send(c), drawn: null };
   let spokenPhase = null; // the phase the live region last announced
@@ -45,14 +50,30 @@
       return;
     }
     schedule.onEvent(e);
-    if (e.event === 'prepared') { finished = false; playingFile = null; }
-    if (e.event === 'patterns' && window.motorbreath.onPatterns) window.motorbreath.onPatterns(e.patterns, schedule.pattern);
-    if (e.event === 'state') { state = Object.assign(state, e); showState(); }
+    if (e.event === 'prepared') {
+      finished = false; playingFile = null;
+      steady = Breath.Palette.isPalette(e); Breath.Palette.shape(document, steady);
+      if (!steady && presets && !previewing) fillPresets(presets, schedule.pattern);
+    }
+    if (e.event === 'patterns') fillPresets(e.patterns, schedule.pattern);
+    if (e.event === 'state') {
+      state = Object.assign(state, e);
+      if (typeof e.bpm === 'number') effective.bpm = e.bpm;
+      if (typeof e.intensity === 'number') effective.intensity = e.intensity;
+      showState();
+    }
     if (e.event === 'applied') {
       // Any client's change (this page's, another page's, a program's on the socket): show where it left things.
       if (e.command === 'pause' || e.command === 'resume') { state.paused = e.command === 'pause'; showState(); }
+      if (e.command === 'intensity' && typeof e.value === 'number') effective.intensity = e.value;
+      if (e.command === 'pace' && typeof e.bpm === 'number') {
+        effective.bpm = e.bpm;
+        if (pacePending !== null && Math.abs(pacePending - e.bpm) < 1e-9) pacePending = null;
+        showPaceNote();
+      }
       send({ command: 'state' });
     }
+    if ((e.event === 'refused' || e.event === 'error') && typeof e.id === 'string') snapBack(e.id);
     if (e.event === 'file') {
       // An AHAP file plays in the breath's place (its first frame about 0.3 s after this event), then the breath again.
       playingFile = e.state === 'playing' ? { name: e.name, endsMs: pageMs() + 300 + e.duration_s * 1000 } : null;
@@ -68,11 +89,10 @@
       $('intensity').value = Math.round(state.intensity * 100);
       $('intensity-out').textContent = Math.round(state.intensity * 100) + ' %';
     }
-    if (typeof state.bpm === 'number' && document.activeElement !== $('pace')) {
-      $('pace').value = state.bpm; $('pace-out').textContent = (+state.bpm).toFixed(1) + ' /min';
-    }
+    if (typeof state.bpm === 'number' && pacePending === null) showPace(state.bpm);
     if (typeof state.sharpness_effective === 'number') baseSharpness = state.sharpness_effective - (state.sharpness || 0);
-    $('strength').textContent = typeof state.strength === 'number' ? '· strength ' + Math.round(state.strength * 100) + ' %' : '';
+    // (The palette's level is its strength: the breath's place says it already.)
+    $('strength').textContent = typeof state.strength === 'number' && !steady ? '· strength ' + Math.round(state.strength * 100) + ' %' : '';
     $('pause').textContent = state.paused ? 'Resume' : 'Pause';
     if (!dragging && typeof state.intensity === 'number' && typeof state.sharpness_effective === 'number') {
       $('dot').style.top = ((1 - state.intensity) * 100) + '%';
@@ -108,7 +128,9 @@
     const now = pageMs();
     const circle = $('circle');
     const live = link.state.name === 'live';
-    const s = !live || finished || state.paused ? null : schedule.at(now);
+    const s = !live || finished || state.paused || steady ? null : schedule.at(now);
+    // Past the session's last cycle (the schedule runs on until serve's `finished`): the breath has ended.
+    const over = s && state.cycles && s.cycle > state.cycles;
     if (!live) {
       // The link is gone (or the page just woke): the circle stops and dims, and the words say why.
       const w = linkWords(link.state, now);
@@ -118,7 +140,17 @@
       $('left').textContent = '';
       $('linkword').textContent = w.more;
       $('cycle').textContent = ''; $('strength').textContent = '';
-    } else if (s) {
+    } else if (steady && !finished) {
+      // A steady vibration: no phases to count; the circle's size is its level.
+      const w = Breath.Palette.words(state);
+      const scale = MIN + (MAX - MIN) * w.size;
+      circle.style.transform = reduced.matches ? '' : 'scale(' + scale.toFixed(4) + ')';
+      circle.style.opacity = reduced.matches ? String(0.45 + 0.55 * w.size) : '';
+      window.motorbreath.drawn = { pageMs: now, palette: true, scale, phase: w.phase };
+      $('phase').textContent = w.phase; $('left').textContent = w.left; $('linkword').textContent = '';
+      $('cycle').textContent = w.meta;
+      say(w.say);
+    } else if (s && !over) {
       const scale = MIN + (MAX - MIN) * s.size;
       if (reduced.matches) {
         circle.style.transform = '';
@@ -146,6 +178,10 @@
         $('phase').textContent = playingFile.name;
         $('left').textContent = Math.max(0, Math.ceil((playingFile.endsMs - now) / 1000 - 0.05)).toString();
         $('cycle').textContent = 'a file, then the breath again';
+      } else if (over) {
+        // The last cycle's frames are out: the motor has stopped, serve's `finished` is on its way.
+        $('phase').textContent = 'finished'; $('left').textContent = ''; $('cycle').textContent = 'cycle ' + state.cycles + ' of ' + state.cycles;
+        circle.style.transform = reduced.matches ? '' : 'scale(' + MIN + ')';
       } else if (state.paused) {
         $('phase').textContent = 'paused';
       } else {
@@ -159,12 +195,38 @@
   // Sliders: strength (intensity 0...1) and pace (breaths per minute), as the keys of `play` change them.
   $('intensity').addEventListener('input', (ev) => {
     $('intensity-out').textContent = ev.target.value + ' %';
-    send({ command: 'intensity', value: ev.target.value / 100 });
+    send({ command: 'intensity', value: ev.target.value / 100, id: 'intensity-' + (++sent) });
   });
-  $('pace').addEventListener('change', (ev) => {
-    $('pace-out').textContent = (+ev.target.value).toFixed(1) + ' /min';
-    send({ command: 'pace', bpm: +ev.target.value });
-  });
+  // Pace: - and + (a thumb's press a half breath a minute; a slider's half step was 2.2 px on a phone). It
+  // takes effect at the next phase boundary (from the resume while paused): the note says so until then.
+  function showPace(bpm) { $('pace-out').textContent = (+bpm).toFixed(1) + ' /min'; }
+  function showPaceNote() {
+    $('pace-note').textContent = pacePending === null ? ''
+      : pacePending.toFixed(1) + ' /min ' + (state.paused ? 'from the resume' : 'from the next phase');
+  }
+  function stepPace(by) {
+    const from = pacePending !== null ? pacePending : state.bpm;
+    if (typeof from !== 'number') return;
+    const bpm = Math.min(30, Math.max(1, Math.round((from + by) * 2) / 2));
+    if (bpm === from) return;
+    pacePending = bpm; paceId = 'pace-' + (++sent);
+    showPace(bpm); showPaceNote();
+    send({ command: 'pace', bpm, id: paceId });
+  }
+  $('pace-down').addEventListener('click', () => stepPace(-0.5));
+  $('pace-up').addEventListener('click', () => stepPace(0.5));
+  /** serve refused (or could not read) a command of this page: its control shows what plays again. */
+  function snapBack(id) {
+    if (id === paceId) {
+      pacePending = null; showPaceNote();
+      if (typeof effective.bpm === 'number') showPace(effective.bpm);
+    }
+    if (id.startsWith('intensity-') && typeof effective.intensity === 'number') {
+      $('intensity').value = Math.round(effective.intensity * 100);
+      $('intensity-out').textContent = Math.round(effective.intensity * 100) + ' %';
+    }
+    send({ command: 'state' }); // serve takes a refused change back: its state says what plays
+  }
   $('pause').addEventListener('click', () => send({ command: state.paused ? 'resume' : 'pause' }));
   $('finish').addEventListener('click', () => send({ command: 'finish' }));
   $('stop').addEventListener('click', () => send({ command: 'stop' }));
@@ -222,26 +284,15 @@
     return path + '?' + q.toString();
   };
   let previewing = null; // {kind: 'preset', name} or {kind: 'ahap', bytes}
-  function plot(data) {
-    const c = $('plot'), g = c.getContext('2d');
-    g.clearRect(0, 0, c.width, c.height);
-    const t = data.time_s, n = t.length;
-    if (!n) return;
-    const t0 = t[0], t1 = t[n - 1] || 1, pad = 10;
-    const x = (v) => pad + (c.width - 2 * pad) * (v - t0) / (t1 - t0 || 1);
-    const y = (v) => c.height / 2 - (c.height / 2 - pad) * v; // -1...1: the drive may brake below zero
-    g.strokeStyle = '#1e2a36'; g.beginPath(); g.moveTo(pad, y(0)); g.lineTo(c.width - pad, y(0)); g.stroke();
-    for (const [key, colour] of [['drive', '#c9a86a'], ['intensity', '#8fb6d1'], ['felt', '#86c29a']]) {
-      g.strokeStyle = colour; g.lineWidth = 2; g.beginPath();
-      data[key].forEach((v, i) => (i ? g.lineTo(x(t[i]), y(v)) : g.moveTo(x(t[i]), y(v))));
-      g.stroke();
-    }
-  }
+  // The plot (plot.js): seconds along, 0-100 % up, a legend naming each line; drawn again at a new size.
+  let plotted = null;
+  function plot(data) { plotted = data; window.motorbreath.plot = Breath.Plot.draw($('plot'), data); }
+  window.addEventListener('resize', () => { if (plotted) plot(plotted); });
   async function showPreview(response) {
     const text = await response.text();
     if (!response.ok) {
       // Nothing to show or play: the old plot goes, and Play and Export are off until a good pattern comes.
-      const c = $('plot'); c.getContext('2d').clearRect(0, 0, c.width, c.height);
+      plot(null);
       $('play').disabled = true; previewing = null;
       $('export').removeAttribute('href'); $('export').setAttribute('aria-disabled', 'true');
       $('preview-note').textContent = text.trim(); window.motorbreath.preview = { error: text.trim() };
@@ -293,7 +344,10 @@
         .then(async (r) => { const line = (await r.text()).trim(); window.motorbreath.played = { status: r.status, line }; $('status').textContent = line; });
     }
   });
+  let presets = null; // the presets serve listed, shown once serve says what plays (not for the palette)
   function fillPresets(list, current) {
+    presets = list;
+    if (steady || !schedule.pattern) return;
     const select = $('preset');
     const names = list.map((p) => p.name);
     if (current && !names.includes(current)) names.unshift(current);
@@ -302,7 +356,6 @@
     select.value = current || names[0];
     if (!previewing) previewPreset(select.value);
   }
-  window.motorbreath.onPatterns = fillPresets;
 
   link.start();
 })();
