@@ -76,8 +76,9 @@ public struct CalibrationProfile: Sendable, Equatable, Codable {
 
     /// A measured lag is taken 10 % longer by the shaper: a model even a little faster than the motor
     /// believes a kicked rotor turns before it does, stops kicking, and the motor stalls until the breath
-    /// is strong enough to start it (on fidelity's slower motor: a model 5 % fast starts the inhale 464 ms
-    /// late; 10 % slow, 12 ms early). The spin-up task's error is a few %, so the margin covers it.
+    /// is strong enough to start it: the inhale starts far too late. A model a little slower only starts it
+    /// slightly early, so erring long is the safe side. The spin-up task's error is a few %, so the margin
+    /// covers it.
     public static let lagSafety = 1.1
 
     /// The motor the shaper assumes: the measured thresholds and lag (an LRA keeps its model).

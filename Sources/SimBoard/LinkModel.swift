@@ -1,5 +1,5 @@
 // Which USB-serial adapter (or native USB port) the simulated link is: the parameters of its mechanics,
-// per direction, from each device's documentation (docs/performance.md, "Link models", says where from).
+// per direction, from each device's documentation (docs/link-models.md says where from).
 // SPDX-License-Identifier: Apache-2.0
 
 import SerialLink

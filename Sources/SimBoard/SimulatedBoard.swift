@@ -71,8 +71,8 @@ public final class SimulatedBoard: @unchecked Sendable {
                 guard wake != UInt64.max else { return 5 }
                 let ns = clock.hostNs(atTick: wake)
                 let host = MonotonicClock.nowNs()
-                // Rounded up: a wait rounded down to 0 ms would spin until the wake (a quarter of a core at
-                // 250 Hz). Waking up to 1 ms late costs nothing: frames are handed over `outputLeadMs` early.
+                // Rounded up: a wait rounded down to 0 ms would spin until the wake, a busy loop at every
+                // frame. Waking up to 1 ms late costs nothing: frames are handed over `outputLeadMs` early.
                 return ns <= host ? 0 : min(5, Int((ns - host + 999_999) / 1_000_000))
             }
             var bytes: [UInt8] = []

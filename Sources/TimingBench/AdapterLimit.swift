@@ -79,7 +79,7 @@ public enum AdapterLimit {
         return errors
     }
 
-    /// One adapter link's mechanics, restated from docs/performance.md ("Link models") rather than taken
+    /// One adapter link's mechanics, restated from docs/link-models.md ("Link models") rather than taken
     /// from the simulation (the bound must not share a mistake with what it judges): a request written at
     /// `sent` goes out at the first USB frame after it (frames every 1 ms from `framePhase`), then takes its
     /// UART time; the board answers at once; the reply takes its UART time into the chip, which sends it at

@@ -55,7 +55,7 @@ struct Play: ParsableCommand {
     @Flag(help: "Skip the warm-up (an ERM is spun up to a faint floor for 0.3 s so the first cue is on time).")
     var noWarmup = false
 
-    @Option(help: "Simulated link and board clock (with --simulate): latency=16ms,jitter=8ms,drift=500ppm,corrupt=0.01, or a USB-serial adapter: ftdi, ftdi-1ms (or ftdi,timer=1ms), ch340, cp2102, cdc, with baud= and the same impairments (docs/performance.md, Link models).",
+    @Option(help: "Simulated link and board clock (with --simulate): latency=16ms,jitter=8ms,drift=500ppm,corrupt=0.01, or a USB-serial adapter: ftdi, ftdi-1ms (or ftdi,timer=1ms), ch340, cp2102, cdc, with baud= and the same impairments (docs/link-models.md).",
             transform: SimLink.value)
     var simLink: SimLink?
 

@@ -1,5 +1,5 @@
 // Each simulated USB-serial adapter against its documented behaviour, restated here from the sources in
-// docs/performance.md ("Link models") rather than read from LinkModel: FTDI's latency timer and 62-byte
+// docs/link-models.md ("Link models") rather than read from LinkModel: FTDI's latency timer and 62-byte
 // packets, CH340's 32- and CP2102's 64-byte packets, native CDC's 1 ms frames, the UART's byte time.
 // Judged in virtual time on the simulated world's clock; the USB frame grid is found from the host-to-board
 // direction and must be the same one the board-to-host packets use (one bus, one start-of-frame).

@@ -81,9 +81,8 @@ enum StepLead {
     /// Every candidate holds the target at `from` until its lead begins, and that stretch is the same for
     /// all: it is simulated once, and each candidate picks it up (shaper and running error) at the frame
     /// its own target changes. The steps are the ones simulating each from the start would take, in the
-    /// same order, so the lead is the same; the work is about a third (63 candidates at 250 Hz shared up
-    /// to 62 frames each: 0.46-0.90 -> 0.16-0.32 ms a jump in a debug build, where a live change's ramp
-    /// plans five).
+    /// same order, so the lead is the same, for a fraction of the work (63 candidates at 250 Hz share up to
+    /// 62 frames each): a live change's ramp plans five jumps before its first REPLACE can go.
     static func bestLead(from: Double, to: Double, shaper: Shaper, frameRate: Int) -> Double {
         let dt = 1 / Double(frameRate)
         let maxFrames = Int(maxLead * Double(frameRate))
@@ -126,7 +125,7 @@ enum StepLead {
 
 /// The leads of jumps already planned, kept across renderers of one breath: a live breath (`LiveFrames`)
 /// starts a new renderer at every change, and planning a jump's lead simulates the shaper up to 63 x 162
-/// frames at 250 Hz (`StepLead.bestLead`; 0.46-0.90 ms a jump in a debug build, measured). A lead is a
+/// frames at 250 Hz (`StepLead.bestLead`), work a change would otherwise repeat. A lead is a
 /// function of the jump's two levels and the motor model, so a kept one is exactly the one planning it
 /// again gives: frames are the same with or without.
 ///
@@ -183,8 +182,8 @@ public struct LeadPlans: Sendable {
 }
 
 /// The jumps of an envelope in time order, their leads planned when a renderer first reaches them: a
-/// renderer started for a live change renders a second or two, and planning the leads of every jump of
-/// the rest of the breath first cost a change 0.8-1.3 ms in a debug build. Which plan a jump shares (a
+/// renderer started for a live change renders a second or two, so planning the leads of every jump of the
+/// rest of the breath first would delay the change for jumps it may never reach. Which plan a jump shares (a
 /// breath's jumps repeat every cycle) is settled at the start, in time order, so a lead is the same
 /// whether it is planned at the start, when reached, or never reached at all.
 struct LeadSchedule: Sendable {

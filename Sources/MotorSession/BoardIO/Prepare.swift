@@ -137,8 +137,8 @@ extension BoardChannel {
         // The board's revision (section 10), asked only where the session may use it: a board of revision 1.4
         // holds CLOCK requests on a fast link whose adapter the session does not know (`holdClockRequests`,
         // `StreamTiming.fastLink`). Asking costs a round trip (three, at least 100 ms, for a board that announces
-        // none), and a board of revision 1.3 or later then sends STATUS 4 bytes longer (`rx_lost_bytes`): asked
-        // on every link, the FTDI model's p99 schedule error (16 ms timer, seeds 1-20) went from 173 to 262 µs.
+        // none), and a board of revision 1.3 or later then sends STATUS 4 bytes longer (`rx_lost_bytes`): on a
+        // slow adapter link those bytes and that round trip worsen the clock estimate, for no use there.
         if o.linkProfile == nil && tracker.minRTTNs < ClockSync.fastRoundTripNs,
            let announced = try announcedInfo(timeoutMs: retryMs) {
             info = announced

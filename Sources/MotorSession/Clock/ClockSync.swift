@@ -72,8 +72,8 @@ struct ClockSync {
     /// one after it is due `intervalNs` after that slot, so the exchanges a second stay those of the schedule
     /// and no request comes closer than `intervalNs` to the next scheduled one. nil otherwise, and always on a
     /// known adapter, whose requests keep the times `request` spreads over its hold (brought forward to the
-    /// replies, half of them would meet the adapter at one phase: on CP2102 the p99 schedule error went
-    /// from 3 to 6 µs). Slower links keep every request's time (the benchmark's 16 ± 8 ms link unchanged).
+    /// replies, half of them would meet the adapter at one phase, and the fastest trips would stop
+    /// improving). Slower links keep every request's time.
     mutating func followUp(at now: UInt64, intervalNs: UInt64, lineIdle: Bool = false) -> UInt32? {
         defer { followUpsLeft = 0 }
         guard followUpsLeft > 0, link == nil, now < nextDueNs,

@@ -36,7 +36,7 @@ final class KeepAlive: @unchecked Sendable {
 
     private func run() {
         // Ahead of ordinary work where the system allows it: a loaded machine (builds at nice 10 on both
-        // cores) otherwise kept this thread off the CPU past a 20 ms failsafe. The channel's write lock
+        // cores) can otherwise keep this thread off the CPU past a 20 ms failsafe. The channel's write lock
         // inherits priority, so a loop thread holding it is not what keeps this one waiting. (Before the
         // id is published: whoever reads the id sees the thread's policy settled.)
         runAheadOfOrdinaryWork()

@@ -22,9 +22,9 @@ extension Player {
     /// the tracker keeps more seconds of them (set when a tracker is installed: at the start and after a
     /// reconnect; while the exchanges are still dense the tracker spans a few seconds, under either window): by the square root of the spacing's ratio, a compromise
     /// between a crystal (the longer the better) and an RC clock whose rate wanders as it warms (the shorter
-    /// the better). At 1 kHz u8 on 115200 baud (47 ms, 1.53x): 31 s instead of 20, and the p99 schedule
-    /// error over seeds 1-20 drops from 367 to 262 µs (20 ms spacing: 181 µs); with the rate wandering
-    /// 100 ppm a minute it stays at 375 µs (scaling by the whole ratio: 233 µs, but 488 with wander).
+    /// the better). At 1 kHz u8 on 115200 baud (47 ms, 1.53x): 31 s instead of 20, so the estimate rests on
+    /// about as many exchanges as at 20 ms; scaling by the whole ratio would keep too much of a wandering
+    /// rate's past.
     func keepExchangesLonger(spacingMs: Int) {
         let scale = max(1, Double(spacingMs) / Double(options.syncMs)).squareRoot()
         timing.sync.tracker.windowS = ClockTracker.defaultWindowS * scale
@@ -51,14 +51,14 @@ extension Player {
     /// How far the board's schedule may stray before it is re-timed: the configured threshold, but never
     /// under two board ticks (a START can only name whole ticks; a coarser threshold would re-time forever).
     /// On a known adapter, no more than the estimate's own uncertainty either: where the exchanges pin the
-    /// clock to a few µs (CH340, CP2102, CDC), a schedule 15 µs off would otherwise stay (p99 14-15 µs on
-    /// two of five 10-minute CH340 sessions at 20 µs; 4-5 µs at 5 µs).
+    /// clock to a few µs (CH340, CP2102, CDC), a schedule up to the threshold off would otherwise stay so for
+    /// a whole session.
     /// Before the first frame is felt, only the two ticks, when the estimate is at least as certain as the
     /// one the board's timebase came from: moving a schedule nothing has played from costs a START's bytes
     /// and nothing a person feels, so the first frame lands where the best estimate puts it, not up to a
-    /// threshold from it (CH340, seeds 1-20: start error p90 34 -> 26 µs, the bound's p90 25 µs). A less
-    /// certain estimate keeps the rule above: in an ensemble's 2 s lead the uncertainty grew from 5 to 16 µs
-    /// as the prefill filled the line, and following it moved a board's start from 0.4 to 15 µs off.
+    /// threshold from it. A less certain estimate keeps the rule above: in an ensemble's 2 s lead the
+    /// uncertainty grows as the prefill fills the line, and following it would move a board's start off the
+    /// others'.
     var retimeThresholdUs: Double {
         let floor = 2e6 / Double(prepared.info.clockHz)
         // (The envelopes behind the uncertainty are walked only where they are used: at every reply otherwise.)

@@ -84,7 +84,7 @@ struct StreamTiming {
     /// Whether the link is fast and steady: an adapter the session does not know (a pseudo-terminal, a
     /// `sim-board`, a board whose USB bridge was not recognised) on which 45 of the last 50 round trips took
     /// under 2 ms, `ClockSync.fastRoundTripNs` (not all 50: on a busy machine a pty's trip now and then takes
-    /// a few ms, and the rule went off for seconds). Each exchange then pins the board's clock to within a millisecond, where on the
+    /// a few ms, and the rule would go off for seconds). Each exchange then pins the board's clock to within a millisecond, where on the
     /// benchmark's 16 ± 8 ms link only the rare fast one tells much: fewer of them serve as well
     /// (`SyncSchedule.fastMs`). A known adapter keeps the spacing its hold was measured with.
     var fastLink: Bool {

@@ -41,9 +41,9 @@ public final class BreathEnsemble: @unchecked Sendable {
     public var startLeadMs: Int
     /// 2 s: a board clock several % off its nominal rate looks nominal to prepare's clock exchanges on a
     /// jittery link (the offset it makes in 0.2 s hides in the jitter), and the 300 ms lead of one board
-    /// then starts it that % of the lead off: a board 5 % slow on a 16 ± 8 ms link started 14 ms late, its
-    /// first half second up to 40 ms off the other boards'. With a 1 s lead the skew was at most 1.0-1.7 ms,
-    /// with 2 s 0.7-1.6 ms (docs/performance.md, "Several boards in step").
+    /// then starts it about that % of the lead off, tens of ms from the other boards in its first half second.
+    /// Over a 2 s lead each estimate learns its rate before frame 0, and the boards start in step to about a
+    /// millisecond (docs/performance.md, "Several boards in step").
     public static let defaultStartLeadMs = 2000
     /// The start instant of the last `play` (host ns on the members' common clock).
     public private(set) var startAtNs: UInt64? {

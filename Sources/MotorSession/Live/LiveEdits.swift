@@ -11,8 +11,8 @@ struct LiveEdits {
     var lastPhaseEventFrame = -1
     /// How many frames ahead of their tick the board hands them to its output (seen in its STATUS).
     var boardLeadFrames = 0
-    /// How long re-rendering for a change took lately (a running mean; about 1 ms in a debug build, 0.1 ms
-    /// in a release build, for a breath at 250 Hz).
+    /// How long re-rendering for a change took lately (a running mean, from a generous first guess of 1 ms:
+    /// a debug build's order of magnitude at 250 Hz; a release build is faster).
     var applyNs: UInt64 = 1_000_000
     /// REPLACE messages of live changes waiting for the board's answer, and what their frames played.
     var superseded = SupersededFrames()

@@ -174,8 +174,8 @@ public final class LiveFrames: FrameSource {
         deferredRestart = nil
         // Within a second of the breath's start (or in the warm-up) the new renderer starts where the first
         // did, at session frame 0 with the same warm-up: started at breath time 0 without it, its motor model
-        // began cold, and a change in the warm-up took frames from the wrong index (an unchanged strength
-        // changed 66-2,203 frames of 2,575).
+        // would begin cold, and a change in the warm-up would take frames from the wrong index (an unchanged
+        // strength would change frames).
         let fromStart = breathTime(ofFrame: k) - LiveFrames.contextSeconds <= 0
         let origin = fromStart ? 0 : frame(atBreathTime: breathTime(ofFrame: k) - LiveFrames.contextSeconds)
         let originTime = fromStart ? 0 : breathTime(ofFrame: origin)

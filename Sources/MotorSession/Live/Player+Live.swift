@@ -145,10 +145,9 @@ extension Player {
     /// rounded down), past the board's own output lead. A guess that is early costs nothing but bytes: the
     /// board drops a replacement for a frame it has output, and its answer says where the change took
     /// effect. A late guess would delay the change, so nothing is added for a slow or jittery link, nor a
-    /// frame of margin past the board's lead: over a pty to a `sim-board` with a 2 ms lead, one such frame made
-    /// the change a frame late about half the time (`latency --port`, 30 changes: p50 6.1-6.5 -> 4.1-4.8 ms
-    /// release, 7.1-8.7 -> 4.7-5.7 ms debug without it). In virtual time the board has no lead, and the
-    /// guess is a frame early there: a frame's bytes a change.
+    /// frame of margin past the board's lead: over a pty to a `sim-board` with a 2 ms lead such a frame is
+    /// often still ahead of the board's output, and the change would come a frame late. In virtual time the
+    /// board has no lead, and the guess is a frame early there: a frame's bytes a change.
     var firstChangeableFrame: Int {
         let fastest = timing.sync.tracker.recentRoundTrips.min() ?? 0
         return frameAfterRendering(transitFrames: framesIn(ns: fastest / 2), marginFrames: 0)

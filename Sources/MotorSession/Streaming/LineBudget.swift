@@ -29,7 +29,7 @@ struct LineBudget {
     static let clockRequestBytes = wireBytes(payload: 4)
     static let startBytes = wireBytes(payload: Start.payloadSize)
     /// Re-timing STARTs a second, budgeted: the session re-times the board whenever the clock estimate moves
-    /// by more than 20 µs (measured at 1 kHz with exchanges every 50 ms: 1.3 a second).
+    /// by more than 20 µs, which with exchanges spaced to 50 ms at 1 kHz happens somewhat less than this.
     static let retimesPerSecond = 2.0
 
     var messagesPerSecond: Double { Double(frameRate) / Double(framesPerMessage) }

@@ -55,8 +55,8 @@ struct LinePolicy {
 
     /// Frames per FRAMES message. On a clean line, 200 ms of frames (50 at 250 Hz; 200 u8 or 117 i16 at
     /// 1 kHz), at least `minFramesPerMessage`, at most a quarter of the board's buffer (the AVR board's 256):
-    /// fewer headers, STATUS answers and wake-ups, and fewer CLOCK requests queued behind a FRAMES (seeds
-    /// 1-20: start error p90 561 -> 465 µs at 250 Hz, 821 -> 650 µs at 1 kHz). On a lossy line, half of
+    /// fewer headers, STATUS answers and wake-ups, and fewer CLOCK requests queued behind a FRAMES (such a
+    /// request reaches the board late, which the clock estimate cannot tell from jitter). On a lossy line, half of
     /// `minFramesPerMessage` at any rate (at 1 % byte errors a 32-frame i16 message is lost 53 % of the
     /// time, a 16-frame one 36 %).
     var framesPerMessage: Int {

@@ -41,7 +41,7 @@ extension Player {
 
     /// Host time at which `finished` may next turn true, once the stream is ending: 2 ms past the end as the
     /// clock estimate puts it, or, until the board has reported the end, a second past it. The loop sleeps until
-    /// then (listening: a final report wakes it), instead of looking every 10 ms (about 100 wake-ups a session).
+    /// then (listening: a final report wakes it) rather than looking again and again.
     var endCheckNs: UInt64? {
         guard stream.end.stopSent, let endTick, let e = timing.sync.tracker.estimate() else { return nil }
         let reported = stream.end.boardStopped || stream.window.playedThrough >= stream.total

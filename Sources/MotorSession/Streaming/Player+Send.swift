@@ -148,7 +148,7 @@ extension Player {
         if stream.window.acked < stream.window.highestSent {
             // The timeout needs both the last progress and the oldest unacknowledged frame's send that long
             // ago (`pump`): wait from the later of the two. (From the progress alone, every batch sent after
-            // a quiet spell woke the loop 1 ms later for nothing: 5 wake-ups a second at 250 Hz.)
+            // a quiet spell would wake the loop soon after for nothing: one wake-up a batch.)
             let sentNs = stream.window.sentAgoNs(stream.window.acked, now: t).map { t - $0 } ?? 0
             due = min(due, max(stream.window.lastProgressNs, sentNs) + UInt64(options.retransmitTimeoutMs) * 1_000_000)
         }
