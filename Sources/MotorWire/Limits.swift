@@ -37,6 +37,7 @@ public struct Limits: Sendable, Equatable {
                   availableMs: overdriveMs, ratedMillivolts: ratedMillivolts, supplyMillivolts: supplyMillivolts)
     }
 
+    #if !hasFeature(Embedded)  // floating point: for hosts, not the boards' firmware
     /// The long-run mean level magnitude (0...32767) of a host that asks for full drive for ever: the
     /// budget above the ceiling, then the ceiling until the budget is whole, again and again (protocol.md,
     /// LIMITS). Above the ceiling by full x overdrive / (overdrive + recovery) of the headroom: a rule that
@@ -46,6 +47,7 @@ public struct Limits: Sendable, Equatable {
         guard cycle > 0 else { return Double(ceilingLevel) }
         return (32767 * Double(overdriveMs) + Double(ceilingLevel) * Double(recoveryMs)) / cycle
     }
+    #endif
 
     func encode(into p: inout FixedBytes) {
         p.appendLE16(ceilingLevel)
