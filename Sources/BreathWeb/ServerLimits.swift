@@ -25,6 +25,9 @@ public struct ServerLimits: Sendable {
     public var lingerSeconds = 1.0
 
     public init() {}
+
+    /// The defaults with another connection cap (`serve --max-connections`).
+    public init(maxConnections: Int) { self.maxConnections = maxConnections }
 }
 
 /// The connections open now, shared by every connection's guard.

@@ -72,14 +72,11 @@ struct RenderCommand: ParsableCommand {
         switch format {
         case .ahap:
             try AHAPExport.write(built.pattern, duration: built.duration) { piece in try out.write(piece) }
-        case .haptic:
-            try HapticClipExport.write(built.pattern, duration: built.duration, description: "\(breath.title), made by motorbreath") { try out.write($0) }
-        case .hjif:
-            try HJIFExport.write(built.pattern, duration: built.duration, description: "\(breath.title), made by motorbreath") { try out.write($0) }
-        case .android:
-            try out.write(AndroidWaveform(built.pattern, duration: built.duration).json)
-        case .androidEnvelope:
-            try out.write(AndroidEnvelope(built.pattern, duration: built.duration).json)
+        case .haptic, .hjif:
+            let writer: any StreamingPatternWriter.Type = format == .haptic ? HapticClipExport.self : HJIFExport.self
+            try writer.write(built.pattern, duration: built.duration, description: "\(breath.title), made by motorbreath") { try out.write($0) }
+        case .android, .androidEnvelope:
+            try out.write(PatternExportFormat(rawValue: format.rawValue)!.text(built.pattern, duration: built.duration))
         case .csv:
             try FrameText.csv(renderer) { try out.write($0) }
         case .json:

@@ -10,17 +10,22 @@ import TestSupport
 @Suite(.tags(.emulated), .timeLimit(.minutes(2))) struct AVRHostTests {
     /// `make -s -C hardware/avr TARGET`: its exit status and output.
     func make(_ target: String) throws -> (status: Int32, text: String) {
-        let make = Process()
-        make.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        make.arguments = ["make", "-s", "-C", avrDir.path, target]
+        try run("/usr/bin/env", ["make", "-s", "-C", avrDir.path, target])
+    }
+
+    /// A program's exit status and output (standard output and error together), printed too.
+    func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, text: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
         let out = Pipe()
-        make.standardOutput = out
-        make.standardError = out
-        try make.run()
+        process.standardOutput = out
+        process.standardError = out
+        try process.run()
         let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        make.waitUntilExit()
+        process.waitUntilExit()
         print(text, terminator: "")
-        return (make.terminationStatus, text)
+        return (process.terminationStatus, text)
     }
 
     /// Every golden vector of protocol.md decodes through link.c (COBS, CRC, header), host examples pass
@@ -38,16 +43,9 @@ import TestSupport
     func theFirmwareBuildsWithoutSimavr() throws {
         let build = FileManager.default.temporaryDirectory.appendingPathComponent("avr-nosim-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: build) }
-        let make = Process()
-        make.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
-        make.arguments = ["-m", "sh", "-c", "mount -t tmpfs none /usr/include/simavr && make -s -C \"$1\" BUILD=\"$2\"", "sh", avrDir.path, build]
-        let out = Pipe()
-        make.standardOutput = out
-        make.standardError = out
-        try make.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        make.waitUntilExit()
-        #expect(make.terminationStatus == 0, "\(text)")
+        let (status, text) = try run("/usr/bin/unshare", ["-m", "sh", "-c", "mount -t tmpfs none /usr/include/simavr && make -s -C \"$1\" BUILD=\"$2\"",
+                                                          "sh", avrDir.path, build])
+        #expect(status == 0, "\(text)")
         #expect(text.contains("the firmware is built, the simulator harness is not"), "\(text)")
         for variant in ["erm", "erm-hbridge", "lra"] {
             #expect(FileManager.default.fileExists(atPath: "\(build)/\(variant)/motorbreath-avr.hex"), "no \(variant) hex: \(text)")

@@ -85,6 +85,21 @@ def read_drive_log(path):
     return header, changes
 
 
+def drive_runs(changes, since):
+    """Runs of forward drive in a drive log from tick `since` on: (first tick, tick it ended), the last
+    (first tick, None) when the drive is still on at the log's end."""
+    runs, begin = [], None
+    for t, level in changes:
+        if t >= since and level > 0 and begin is None:
+            begin = t
+        if begin is not None and level <= 0:
+            runs.append((begin, t))
+            begin = None
+    if begin is not None:
+        runs.append((begin, None))
+    return runs
+
+
 def tick_at(header, mono_ns):
     """The sim-board's tick at a monotonic instant (the drive log's header says how)."""
     return header["offset"] + (mono_ns - header["boot"]) * header["hz"] / 1e9 * (1 + header["drift"] / 1e6)

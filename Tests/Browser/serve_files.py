@@ -6,7 +6,7 @@
 # SPDX-License-Identifier: Apache-2.0
 import argparse, json, os, subprocess, sys, tempfile, time
 
-from browser_support import browser, fail, first_line, open_drawn, read_drive_log, start, stop_children, tick_at, ENV
+from browser_support import browser, drive_runs, fail, first_line, open_drawn, read_drive_log, start, stop_children, tick_at, ENV
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--motorbreath", default=".build/debug/motorbreath")
@@ -102,15 +102,9 @@ def main():
         time.sleep(0.5)
         header, changes = read_drive_log(log)
         ask, hz = tick_at(header, asked_ns), header["hz"]
-        runs, begin = [], None
-        for t, level in changes:
-            if t >= ask and level > 0 and begin is None:
-                begin = t
-            if begin is not None and level <= 0:
-                runs.append((begin, t))
-                begin = None
+        runs = drive_runs(changes, ask)
         # The file's first part: 1 s and its 0.3 s warm-up, ended by the first brake (render's too).
-        first = next((i for i, r in enumerate(runs) if abs(r[1] - r[0] - 1.296 * hz) < 0.02 * hz), None)
+        first = next((i for i, r in enumerate(runs) if r[1] and abs(r[1] - r[0] - 1.296 * hz) < 0.02 * hz), None)
         if first is None or first + 1 >= len(runs):
             fail("the drive log after Play has no run of the file's first part (1.296 s with the warm-up): %s" % runs[:6])
         brake_s = next(r[0] for r in rows if r[2] < 0)

@@ -17,7 +17,7 @@ try:
 except ImportError:
     sys.exit("FAIL: selenium is missing (bash .ci/install --tests installs it, with chromium and chromium-driver)")
 # The processes this script starts (each with a config folder of its own), their first lines, the drive log.
-from browser_support import fail, first_line, read_drive_log, start, stop_children, tick_at
+from browser_support import fail, first_line, drive_runs, read_drive_log, start, stop_children, tick_at
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--motorbreath", default=".build/debug/motorbreath")
@@ -121,15 +121,7 @@ def play_file(phone, log, ahap, rows):
     ask, hz = tick_at(header, asked_ns), header["hz"]
     # Runs of forward drive after the ask: the file's first part (with its 0.3 s warm-up before it), its
     # second part, then the breath's first inhale.
-    runs, begin = [], None
-    for t, level in changes:
-        if t >= ask and level > 0 and begin is None:
-            begin = t
-        if begin is not None and level <= 0:
-            runs.append((begin, t))
-            begin = None
-    if begin is not None:
-        runs.append((begin, None))  # the breath's drive, still going
+    runs = drive_runs(changes, ask)  # the last may be the breath's drive, still going (its end None)
     first = next((i for i, r in enumerate(runs) if r[1] and abs(r[1] - r[0] - 1.296 * hz) < 0.02 * hz), None)
     if first is None or first + 2 >= len(runs):
         fail("the drive log after the ask has no run of the file's first part (1.296 s with the warm-up) and two after it: %s" % runs[:6])

@@ -11,20 +11,13 @@ import Foundation
 ///
 ///     let json = AHAPExport.data(pattern)
 ///     try json.write(to: URL(fileURLWithPath: "breath.ahap"))
-public enum AHAPExport {
+public enum AHAPExport: StreamingPatternWriter {
     /// Core Haptics' limit on control points per curve.
     public static let maxPointsPerCurve = 16
 
     /// AHAP JSON for `pattern`, keys sorted, so the same pattern always gives the same bytes.
     public static func data(_ pattern: HapticPattern, duration: Double? = nil, description: String = "made by motorbreath") -> Data {
         Data(text(pattern, duration: duration, description: description).utf8)
-    }
-
-    /// The same bytes as `write`, as one string (for small patterns and tests).
-    public static func text(_ pattern: HapticPattern, duration: Double? = nil, description: String = "made by motorbreath") -> String {
-        var out = ""
-        write(pattern, duration: duration, description: description) { out += $0 }
-        return out
     }
 
     /// AHAP JSON for `pattern`, handed to `sink` a piece at a time: one Pattern entry is built, written and

@@ -12,7 +12,7 @@
 /// reads it back within ``IntensityTrace/tolerance``.
 ///
 ///     let text = HJIFExport.text(plan.haptics, duration: plan.duration)
-public enum HJIFExport {
+public enum HJIFExport: StreamingPatternWriter {
     /// Ticks a second written.
     public static let timescale = 48_000
 
@@ -20,13 +20,6 @@ public enum HJIFExport {
     /// the shortest form that reads back to the same Double.
     static func keyframe(_ ticks: Int, _ amplitude: Double, _ hz: Int) -> String {
         "{\"relative_position\": \(ticks), \"amplitude_modulation\": \(amplitude), \"frequency_modulation\": \(hz)}"
-    }
-
-    /// `.hjif` JSON text for `pattern`.
-    public static func text(_ pattern: HapticPattern, duration: Double? = nil, description: String = "made by motorbreath") -> String {
-        var out = ""
-        write(pattern, duration: duration, description: description) { out += $0 }
-        return out
     }
 
     /// `.hjif` JSON for `pattern`, handed to `sink` a keyframe at a time.

@@ -7,7 +7,7 @@
 /// ``IntensityTrace/tolerance`` and the same taps. Keys sorted: the same pattern always gives the same bytes.
 ///
 ///     let text = HapticClipExport.text(plan.haptics, duration: plan.duration)
-public enum HapticClipExport {
+public enum HapticClipExport: StreamingPatternWriter {
     /// The clip for `pattern`, lasting `duration` when that is longer than the pattern (a trailing hold).
     public static func clip(_ pattern: HapticPattern, duration: Double? = nil) -> HapticClip {
         let trace = IntensityTrace(pattern, duration: duration).points
@@ -47,13 +47,6 @@ public enum HapticClipExport {
             if out.last?.frequency != f { out.append(HapticClip.FrequencyPoint(time: t, frequency: f)) }
         }
         if let t = times.last, let f = out.last, f.time != t { out.append(HapticClip.FrequencyPoint(time: t, frequency: f.frequency)) }
-        return out
-    }
-
-    /// `.haptic` JSON text for `pattern`.
-    public static func text(_ pattern: HapticPattern, duration: Double? = nil, description: String = "made by motorbreath") -> String {
-        var out = ""
-        write(pattern, duration: duration, description: description) { out += $0 }
         return out
     }
 

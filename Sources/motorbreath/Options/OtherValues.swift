@@ -10,8 +10,7 @@ import SimBoard
 /// render --format.
 enum RenderFormat: String, ChoiceValue {
     case csv, json, ahap, haptic, hjif, android
-    case androidEnvelope = "android-envelope"
-    case svg
+    case androidEnvelope = "android-envelope", svg
 }
 
 /// render --resolution: u8, u16 or i16.

@@ -95,9 +95,8 @@ struct ServeCommand: ParsableCommand {
         let server: BreathWebServer
         let port: UInt16
         do {
-            var limits = ServerLimits()
-            limits.maxConnections = maxConnections
-            server = try BreathWebServer(hub: playback.hub!, host: listen, port: UInt16(httpPort), token: token, limits: limits)
+            server = try BreathWebServer(hub: playback.hub!, host: listen, port: UInt16(httpPort), token: token,
+                                         limits: ServerLimits(maxConnections: maxConnections))
             port = try server.start()
         } catch { throw fail("\(error)") }
         defer { server.stop() }
