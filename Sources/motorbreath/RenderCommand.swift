@@ -73,7 +73,7 @@ struct RenderCommand: ParsableCommand {
         case .ahap:
             try AHAPExport.write(built.pattern, duration: built.duration) { piece in try out.write(piece) }
         case .haptic, .hjif:
-            let writer: any StreamingPatternWriter.Type = format == .haptic ? HapticClipExport.self : HJIFExport.self
+            let writer = PatternExportFormat(rawValue: format.rawValue)!.writer!
             try writer.write(built.pattern, duration: built.duration, description: "\(breath.title), made by motorbreath") { try out.write($0) }
         case .android, .androidEnvelope:
             try out.write(PatternExportFormat(rawValue: format.rawValue)!.text(built.pattern, duration: built.duration))

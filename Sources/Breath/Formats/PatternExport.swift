@@ -11,11 +11,7 @@ extension PatternFileFormat {
     /// `pattern` as a file of this format lasting `duration` (a breath's trailing hold included), the
     /// exporters' own rules (docs/formats.md); `PatternFile` reads each back.
     public func text(_ pattern: HapticPattern, duration: Double? = nil, description: String = "made by motorbreath") -> String {
-        switch self {
-        case .ahap: AHAPExport.text(pattern, duration: duration, description: description)
-        case .haptic: HapticClipExport.text(pattern, duration: duration, description: description)
-        case .hjif: HJIFExport.text(pattern, duration: duration, description: description)
-        }
+        PatternExportFormat(self).text(pattern, duration: duration, description: description)
     }
 }
 
@@ -39,14 +35,19 @@ public enum PatternExportFormat: String, Sendable, CaseIterable {
         }
     }
 
+    /// The exporter that writes the format a piece at a time; nil for Android's, written whole.
+    public var writer: (any StreamingPatternWriter.Type)? {
+        switch self {
+        case .ahap: AHAPExport.self
+        case .haptic: HapticClipExport.self
+        case .hjif: HJIFExport.self
+        case .android, .androidEnvelope: nil
+        }
+    }
+
     /// `pattern` in this format, lasting `duration` (a breath's trailing hold included).
     public func text(_ pattern: HapticPattern, duration: Double? = nil, description: String = "made by motorbreath") -> String {
-        switch self {
-        case .ahap: PatternFileFormat.ahap.text(pattern, duration: duration, description: description)
-        case .haptic: PatternFileFormat.haptic.text(pattern, duration: duration, description: description)
-        case .hjif: PatternFileFormat.hjif.text(pattern, duration: duration, description: description)
-        case .android: AndroidWaveform(pattern, duration: duration).json
-        case .androidEnvelope: AndroidEnvelope(pattern, duration: duration).json
-        }
+        if let writer { return writer.text(pattern, duration: duration, description: description) }
+        return self == .android ? AndroidWaveform(pattern, duration: duration).json : AndroidEnvelope(pattern, duration: duration).json
     }
 }
