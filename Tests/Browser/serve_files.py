@@ -50,14 +50,23 @@ def main():
     page = browser(390, 844)
     try:
         open_drawn(page, url)
-        # Dropped as a file is dropped from a desktop: a drop event carrying it, on the plot.
+        # Dropped as a file is dropped from a desktop: a drop event carrying it, on the plot, while a preset's
+        # preview is still on its way (held back 1.5 s here): the older answer must not take the plot back.
         page.execute_script("""
+            const real = window.fetch;
+            window.fetch = (url, init) => String(url).includes('pattern=')
+                ? new Promise((done) => setTimeout(() => done(real(url, init)), 1500)) : real(url, init);
+            const select = document.getElementById('preset');
+            select.dispatchEvent(new Event('change'));
             window.motorbreath.preview = null; window.motorbreath.played = null;
             const t = new DataTransfer();
             t.items.add(new File([arguments[0]], 'steady.haptic', { type: '' }));
             const drop = document.getElementById('drop');
             drop.dispatchEvent(new DragEvent('drop', { dataTransfer: t, bubbles: true, cancelable: true }));""", json.dumps(CLIP))
         preview = wait_for(page, "return window.motorbreath.preview")
+        time.sleep(2.0)
+        if page.execute_script("return window.motorbreath.preview") != preview:
+            fail("a preset's preview that came late took the plot from the dropped file")
         if not preview or "error" in preview:
             fail("no preview of the dropped .haptic file: %s" % preview)
         rows = render_rows(clip)

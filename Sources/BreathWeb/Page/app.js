@@ -288,8 +288,11 @@
   let plotted = null;
   function plot(data) { plotted = data; window.motorbreath.plot = Breath.Plot.draw($('plot'), data); }
   window.addEventListener('resize', () => { if (plotted) plot(plotted); });
-  async function showPreview(response) {
+  // Only the newest preview request is shown: a preset's answer that lands after a file was dropped is old.
+  let previewAsked = 0;
+  async function showPreview(response, asked) {
     const text = await response.text();
+    if (asked !== previewAsked) return false;
     if (!response.ok) {
       // Nothing to show or play: the old plot goes, and Play and Export are off until a good pattern comes.
       plot(null);
@@ -304,20 +307,23 @@
     plot(data);
     $('preview-note').textContent = '· ' + data.name + ', ' + data.duration_s.toFixed(1) + ' s on ' + data.motor;
     window.motorbreath.preview = data;
+    return true;
   }
   function previewPreset(name) {
     previewing = { kind: 'preset', name };
     $('play').disabled = false;
     $('export').href = api('api/ahap', { pattern: name });
     $('export').setAttribute('download', name + '.ahap');
-    fetch(api('api/preview', { pattern: name })).then(showPreview);
+    const asked = ++previewAsked;
+    fetch(api('api/preview', { pattern: name })).then((r) => showPreview(r, asked));
     Breath.exportLinks({ pattern: name }, api);
   }
   async function previewFile(file) {
     const bytes = await file.arrayBuffer();
     previewing = { kind: 'ahap', bytes, name: file.name };
     $('play').disabled = false;
-    if (await showPreview(await fetch(api('api/preview'), { method: 'POST', body: bytes })) === false) return;
+    const asked = ++previewAsked;
+    if (await showPreview(await fetch(api('api/preview'), { method: 'POST', body: bytes }), asked) === false) return;
     Breath.exportLinks({ bytes, name: file.name }, api);
     const ahap = await fetch(api('api/ahap'), { method: 'POST', body: bytes });
     if (ahap.ok) {
