@@ -50,6 +50,9 @@ let package = Package(
         .target(name: "BoardCore", dependencies: ["MotorWire"]),
         // Patterns, curves and motor models rendered to duty frames.
         .target(name: "Breath"),
+        // The physical motor (not the shaping model), its simulated accelerometer, vibration analysis and
+        // motor identification (issue 41).
+        .target(name: "MotorPhysics", dependencies: ["Breath"]),
         // Calibration: staircases, the procedure as a pure state machine, a simulated person, profiles, and the
         // trial loop on a board (TrialPlayer, CalibrationRun).
         .target(name: "Calibration", dependencies: ["Breath", "MotorSession", "SimBoard", "Preferences"]),

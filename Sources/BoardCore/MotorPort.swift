@@ -4,7 +4,7 @@
 /// Where BoardCore sends drive levels. Levels are -32767...32767 (negative = reverse drive).
 /// `schedule` is called with non-decreasing ticks, never earlier than the board's `now`
 /// (the core may schedule up to its output lead ahead, like a timer's preload register).
-public protocol MotorPort {
+public protocol MotorPort: SensorPort {
     /// Output `level` from board tick `tick` on.
     mutating func schedule(level: Int16, at tick: UInt64)
     /// Motor off at `tick` (the current time); scheduled levels after it are cancelled.
@@ -16,4 +16,7 @@ public protocol MotorPort {
 
 extension MotorPort {
     public mutating func played(index: UInt32, due: UInt64, at tick: UInt64, raw: UInt16) {}
+    /// No vibration sensor (SensorPort.swift): the default for boards without one.
+    public var sensor: SensorDescription? { nil }
+    public mutating func readSensor(at tick: UInt64) -> SensorSample { SensorSample(x: 0, y: 0, z: 0) }
 }
