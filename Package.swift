@@ -94,6 +94,8 @@ let package = Package(
         // Output files that never clobber what is not theirs: a regular file replaced whole (a temporary file
         // renamed over it), a device, FIFO or symlink written through, a directory or read-only file refused.
         .target(name: "SafeOutput"),
+        // `motorbreath doctor`: what stands between this machine and a board (issue 42).
+        .target(name: "Doctor", dependencies: ["SerialLink"]),
         // The live line's text fitted to a width: display columns, the status and breath views' layouts.
         .target(name: "LiveText"),
         // The conformance suite: every clause of protocol.md checked against a board, through its port only.
@@ -103,7 +105,7 @@ let package = Package(
         .executableTarget(
             name: "motorbreath",
             dependencies: [
-                "Playback", "MotorSession", "MotorControl", "BreathWeb", "BoardAccess", "SimBoard", "SerialLink", "Breath", "TimingBench", "BoardConformance", "Calibration", "Preferences", "SafeOutput", "LiveText",
+                "Playback", "MotorSession", "MotorControl", "BreathWeb", "BoardAccess", "SimBoard", "SerialLink", "Breath", "TimingBench", "BoardConformance", "Calibration", "Preferences", "SafeOutput", "LiveText", "Doctor",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -129,6 +131,7 @@ let package = Package(
         // hardware/: the guides' netlists, wiring tables and udev rules against the firmware's pins; and a ///
         // comment on every public type in Sources/ (files only).
         .testTarget(name: "HardwareGuideTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "DoctorTests", dependencies: ["Doctor", "TestSupport", "SerialLink"]),
         // The firmware in QEMU (needs qemu-system-arm, socat, gcc-arm-none-eabi: .ci/install).
         .testTarget(
             name: "EmulatedBoardTests",

@@ -28,7 +28,7 @@ struct MotorBreath: ParsableCommand {
               motorbreath calibrate --port /dev/ttyUSB0 --spot wrist
             """,
         version: MotorbreathVersion.text,
-        subcommands: [Play.self, PortsCommand.self, InfoCommand.self, BenchCommand.self, ConformCommand.self, LatencyCommand.self, PaletteCommand.self, CalibrateCommand.self, SelftestCommand.self, RenderCommand.self, FidelityCommand.self, BenchmarkCommand.self, SimBoardCommand.self, ServeCommand.self],
+        subcommands: [Play.self, PortsCommand.self, InfoCommand.self, BenchCommand.self, ConformCommand.self, LatencyCommand.self, PaletteCommand.self, CalibrateCommand.self, SelftestCommand.self, RenderCommand.self, FidelityCommand.self, BenchmarkCommand.self, SimBoardCommand.self, ServeCommand.self, DoctorCommand.self],
         defaultSubcommand: Play.self
     )
 

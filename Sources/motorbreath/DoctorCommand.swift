@@ -1,0 +1,37 @@
+// `motorbreath doctor`: what stands between this machine and a board, each with its one-line fix.
+// SPDX-License-Identifier: Apache-2.0
+
+import ArgumentParser
+import Doctor
+
+struct DoctorCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "doctor",
+        abstract: "Check this machine for what keeps a board's port from working, and say how to fix each.",
+        discussion: """
+            Checks: permission to open the port (the group to join, or a login to renew), brltty or \
+            ModemManager claiming USB-serial adapters, motorbreath's udev rules, an FTDI adapter's 16 ms \
+            latency timer, the port held open by another program. Reads only; changes nothing. Exits 1 when \
+            something needs fixing.
+            """
+    )
+
+    @Option(name: .customLong("port"), help: "A port to check (repeatable) (default: every /dev/ttyUSB* and /dev/ttyACM*).")
+    var ports: [String] = []
+
+    @Flag(help: "Print JSON: {\"ports\": [...], \"findings\": [{\"check\", \"problem\", \"fix\"}]}.")
+    var json = false
+
+    func run() throws {
+        let doctor = Doctor(machine: .current)
+        let ports = ports.isEmpty ? doctor.presentPorts : ports
+        let findings = doctor.examine(ports: ports)
+        if json {
+            try printJSON(DoctorReport(ports: ports, findings: findings))
+        } else {
+            for f in findings { print("✗ \(f.problem)\n  fix: \(f.fix)") }
+            if findings.isEmpty { print("nothing to fix (\(ports.isEmpty ? "no board plugged in" : ports.joined(separator: ", ")))") }
+        }
+        if !findings.isEmpty { throw ExitCode(1) }
+    }
+}
