@@ -166,6 +166,8 @@ public struct BoardCore<Port: MotorPort> {
             accept(block, seq: seq, now: now)
         case .replace(let block):
             accept(block, seq: seq, now: now, replacing: true)
+        case .sense:  // the vibration sensor (revision 1.5): not on this board
+            nak(.unknownType, seq: seq, type: .sense, detail: UInt32(MessageType.sense.rawValue))
         case .start(let s):
             guard config != nil, state != .idle, state != .failsafe else {
                 nak(.notConfigured, seq: seq, type: .start, detail: 0)

@@ -111,6 +111,9 @@ func tableRows(after heading: String) -> [(code: Int, name: String)] {
         #expect(Status.payloadSize == 42 && Played.payloadSize == 22 && Start.payloadSize == 20)
         #expect(Configure.payloadSize == 10 && Nak.payloadSize == 7 && Info.fixedSize == 28)
         #expect(Limits.payloadSize == 12)
+        #expect(Sense.payloadSize == 4 && SensorState.payloadSize == 16 && SampleBatch.headerSize == 12)
+        #expect(protocolDoc.contains("1 ... floor(228 / (2 × axes set)) (114 for one axis, 38 for three)"))
+        #expect(Sense.maxBatch(axisCount: 1) == 114 && Sense.maxBatch(axisCount: 3) == 38)
     }
 
     /// The LIMITS payload table: every row's offset and width is where the encoder puts that field
@@ -141,12 +144,16 @@ func tableRows(after heading: String) -> [(code: Int, name: String)] {
     @Test func capabilityBitsInTheDocMatchTheCode() {
         #expect(protocolDoc.contains("bit 2: enforces a drive ceiling and answers LIMITS_REQ with LIMITS"))
         #expect(Info.capLimits == 1 << 2 && Info.capLRACarrier == 1 << 1 && Info.capReverse == 1 << 0)
+        #expect(protocolDoc.contains("bit 4: has a vibration sensor and takes SENSE (revision 1.5)"))
+        #expect(Info.capSensor == 1 << 4 && Info.capReplace == 1 << 3)
+        #expect(protocolDoc.contains("(revision 1.5)") && Wire.revision == 5)
     }
 
     /// The capability set is the same bits as the byte constants, both ways.
     @Test func theCapabilitySetIsTheWiresByte() {
         let pairs: [(Info.Capabilities, UInt8)] = [(.reverse, Info.capReverse), (.lraCarrier, Info.capLRACarrier),
-                                                   (.limits, Info.capLimits), (.replace, Info.capReplace)]
+                                                   (.limits, Info.capLimits), (.replace, Info.capReplace),
+                                                   (.sensor, Info.capSensor)]
         for (set, byte) in pairs { #expect(set.rawValue == byte) }
         var info = Info(firmwareMajor: 1, firmwareMinor: 0, firmwarePatch: 0, motorKind: .erm, pwmBits: 8, capabilities: 0,
                         bufferCapacity: 256, minFrameRateHz: 50, maxFrameRateHz: 1000, clockHz: 1_000_000, uniqueID: 7,

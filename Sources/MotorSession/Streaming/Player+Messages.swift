@@ -38,6 +38,8 @@ extension Player {
             throw .boardLost("the board restarted")
         case .limits:
             break  // asked for only at prepare; a late duplicate answer changes nothing
+        case .sensor, .samples:
+            break  // the vibration sensor's: this session does not sample it
         }
     }
 
@@ -96,6 +98,7 @@ extension Player {
         edits.superseded.patch(&expected, first: first)  // frames a live change's REPLACE reached too late
         edits.superseded.forget(before: first)
         evidence.played(p, first: first, count: count, playedThrough: stream.window.playedThrough, expected: expected)
+        recordDrive(p, values: expected)
         evidence.lastPlayedNs = now
         stream.window.playedThrough = max(stream.window.playedThrough, first + count)
         stream.window.acknowledge(through: stream.window.playedThrough, at: now)  // it played them, so it had them
