@@ -122,7 +122,8 @@ public final class SimulatedBoard: @unchecked Sendable {
         while core.nextOutgoing(into: &wire) {
             if let breakage {
                 breakageContext.format = core.config?.dutyFormat
-                out += breakage.rewrite(wire: wire, breakageContext)
+                breakageContext.sampleIntervalTicks = core.sampling.intervalTicks
+                out += breakage.rewrite(wire: wire, &breakageContext)
             } else {
                 for i in 0..<wire.count { out.append(wire[i]) }
             }
