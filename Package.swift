@@ -116,7 +116,7 @@ let package = Package(
         .testTarget(name: "PreferencesTests", dependencies: ["TestSupport", "Preferences"]),
         .testTarget(name: "CalibrationTests", dependencies: ["TestSupport", "Calibration", "Breath", "BoardAccess", "MotorSession", "SimBoard"]),
         .testTarget(name: "BreathTests", dependencies: ["Breath", "TestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "SimBoardTests", dependencies: ["TestSupport", "BoardAccess", "SimBoard", "MotorSession", "Breath", "MotorWire", "MotorPhysics", "BoardCore"]),
+        .testTarget(name: "SimBoardTests", dependencies: ["TestSupport", "BoardAccess", "SimBoard", "MotorSession", "Breath", "MotorWire", "MotorPhysics", "BoardConformance", "BoardCore"]),
         // The player's parts on their own (send window, repair guards, line budget, duty check, clock-sync
         // scheduling), table-driven, CPU only.
         .testTarget(name: "MotorSessionTests", dependencies: ["TestSupport", "MotorSession", "MotorWire", "Breath"]),
