@@ -65,7 +65,7 @@ let package = Package(
         // BoardCore on the host: its own drifting clock, a motor model, a PWM log.
         .target(name: "SimBoard", dependencies: ["BoardCore", "MotorWire", "Breath", "SerialLink", "MotorPhysics"]),
         // Host side of the protocol: prepare, clock sync, streaming, stop.
-        .target(name: "MotorSession", dependencies: ["MotorWire", "SerialLink", "Breath", "CWatchdog"]),
+        .target(name: "MotorSession", dependencies: ["MotorWire", "SerialLink", "Breath", "CWatchdog", "MotorPhysics"]),
         // Picking the board (simulated world, simulated board or port), reopening it, its clock; and judging a
         // simulated board's frames on its true clock.
         .target(name: "BoardAccess", dependencies: ["MotorSession", "SimBoard", "SerialLink"]),

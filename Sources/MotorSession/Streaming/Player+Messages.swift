@@ -39,7 +39,7 @@ extension Player {
         case .limits:
             break  // asked for only at prepare; a late duplicate answer changes nothing
         case .sensor, .samples:
-            break  // the vibration sensor's: this session does not sample it
+            try sampled(m)  // the vibration sensor's answers, for a recording when one is on (else dropped)
         }
     }
 
