@@ -20,7 +20,7 @@ public struct SimSensor: Sendable {
     public let clockHz: UInt32
     /// The board tick the motor has been run to (nil until the first read or catch-up).
     public private(set) var tick: UInt64?
-    /// The level in force at `tick` (every change at or before it applied).
+    /// The level in force just before `tick` (every change before it applied; one at `tick`, next advance).
     private var level: Int16 = 0
     private var rng: SplitMix64
 
@@ -45,8 +45,9 @@ public struct SimSensor: Sendable {
         return s
     }
 
-    /// Runs the motor from `tick` to `target` through `changes` (sorted by tick; those at or before `tick`
-    /// were applied already), holding each level from its tick on, in steps of at most `maxStepSeconds`.
+    /// Runs the motor from `tick` to `target` through `changes` (sorted by tick), holding each level from its
+    /// tick on, in steps of at most `maxStepSeconds`. A change at `tick` itself is applied now, not at the last
+    /// advance: the board may schedule it after reading the sensor at that tick (the read comes first).
     public mutating func advance(to target: UInt64, changes: [DriveChange]) {
         guard let from = tick else {
             // At rest and off until the first change (the board's boot turns the motor off).
@@ -56,23 +57,21 @@ public struct SimSensor: Sendable {
             return
         }
         guard target > from else { return }
-        var lo = 0, hi = changes.count  // first change after `from`
+        var lo = 0, hi = changes.count  // the first change at or after `from`
         while lo < hi {
             let mid = (lo + hi) / 2
-            if changes[mid].tick <= from { lo = mid + 1 } else { hi = mid }
+            if changes[mid].tick < from { lo = mid + 1 } else { hi = mid }
         }
         var i = lo
         var t = from
         while t < target {
-            let next = i < changes.count ? min(changes[i].tick, target) : target
-            if next > t {
-                run(level, seconds: Double(next - t) / Double(clockHz))
-                t = next
-            }
             while i < changes.count && changes[i].tick <= t {
                 level = changes[i].level
                 i += 1
             }
+            let next = i < changes.count ? min(changes[i].tick, target) : target
+            run(level, seconds: Double(next - t) / Double(clockHz))
+            t = next
         }
         tick = target
     }

@@ -43,8 +43,13 @@ import TestSupport
         p.schedule(level: 32767, at: 10_000)
         #expect(p.readSensor(at: 10_000).x == 0, "the level changing at the reading's tick has not acted yet")
         #expect(p.readSensor(at: 10_001).x == 256)
+        // The board reads the sensor first and then outputs the frame due at the same tick: the level
+        // scheduled at the tick just read acts from there on.
+        #expect(p.readSensor(at: 11_000).x == 256)
+        p.schedule(level: 16384, at: 11_000)
+        #expect(p.readSensor(at: 11_001).x == 128)
         let motor = p.sensorSim!.motor as! DriveOnX
-        #expect(motor.longestStep <= 0.0005 + 1e-12 && abs(motor.elapsed - 0.009_001) < 1e-9)
+        #expect(motor.longestStep <= 0.0005 + 1e-12 && abs(motor.elapsed - 0.010_001) < 1e-9)
     }
 
     /// Noise is seeded: the same seed reads the same, another seed differently, at the spec's rms.
