@@ -53,10 +53,21 @@ import TestSupport
         // The samples cover the playback: frame 0's tick and the last frame's lie inside them.
         let t0 = try #require(player.starts.first).start.timebase.due(0)
         #expect(rec.samples.first!.tick <= t0 && rec.samples.last!.tick >= t0 + 299 * 4000 - 50_000)
-        // The drive from PLAYED: every frame at the tick the board output it, at the level it output.
-        #expect(rec.drive.count == 300)
-        for d in rec.drive {
-            #expect(abs(Double(level(changes, at: d.tick, including: true)) / 32767 - d.level) < 1e-9, "tick \(d.tick)")
+        // The drive from PLAYED: every frame at the tick the board output it, at the level it output. A
+        // re-timing START inside a PLAYED report moves the frames after it by the correction, which the host
+        // cannot place exactly (it does not know when the START arrived): within the largest correction.
+        let starts = player.starts.map(\.start)
+        var jump: UInt64 = 0
+        for (a, b) in zip(starts, starts.dropFirst()) {
+            jump = max(jump, UInt64(abs(Int64(bitPattern: a.timebase.due(b.anchorIndex) &- b.anchorTick))))
         }
+        #expect(rec.drive.count == 300)
+        var exact = 0
+        for d in rec.drive {
+            let near = [d.tick, d.tick &- jump, d.tick &+ jump].map { Double(level(changes, at: $0, including: true)) / 32767 }
+            if abs(near[0] - d.level) < 1e-9 { exact += 1 }
+            #expect(near.contains { abs($0 - d.level) < 1e-9 }, "tick \(d.tick), \(starts.count - 1) re-times, largest \(jump) ticks")
+        }
+        print("\(rec.samples.count) samples; drive: \(exact) of 300 exactly on the log, \(starts.count - 1) re-timing STARTs, largest \(jump) ticks")
     }
 }

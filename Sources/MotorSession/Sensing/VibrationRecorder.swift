@@ -62,7 +62,9 @@ public final class VibrationRecorder: @unchecked Sendable {
     }
 
     /// A PLAYED report: frame `p.firstIndex + j` took `values[j]` (raw, in `format`) at `p.firstTick` plus its
-    /// due tick's distance from the first's under `timebase` (the board's clock, not the host's).
+    /// due tick's distance from the first's under `timebase` (the board's clock, not the host's). Exact but
+    /// for a re-timing START that reached the board inside the report: the frames after it moved by the
+    /// correction (34 ticks at 1 MHz in SessionSamplingTests), which the host cannot place.
     public func played(_ p: Played, values: [UInt16], format: DutyFormat, timebase: Timebase?) {
         let first = timebase?.due(p.firstIndex)
         for (j, raw) in values.prefix(Int(p.count)).enumerated() {
