@@ -62,4 +62,26 @@ import Breath
         print("drift \(driftPPM) ppm: \(rec.samples.count) samples, drive ticks off the play log by at most \(worst)")
         #expect(worst <= (driftPPM == 0 ? 0 : 100), "drive ticks off the board's play log by up to \(worst)")
     }
+
+    /// An app asks through SessionOptions and reads the recording off the session's player; a board without a
+    /// sensor is sent no SENSE and plays as before.
+    @Test func aBreathSessionSamplesThroughItsOptions() throws {
+        for withMotor in [true, false] {
+            var spec = SimBoardSpec()
+            if withMotor { spec.physicalMotor = DriveOnX() }
+            let world = SimWorld(spec: spec, pacing: .virtual, seed: 9)
+            var options = SessionOptions()
+            options.sensing = SensingRequest(rateHz: 500, axes: Sense.axisX, batch: 25)
+            let session = BreathSession(link: world.hostLink, clock: world.hostClock, options: options)
+            let report = try session.play(try BreathPattern.parse("1-0-1"), compensate: false)
+            #expect(report.framesPlayed == report.framesTotal && report.naks == 0, "\(report.naks) NAKs")
+            let recorder = session.player?.vibration
+            if withMotor {
+                let samples = try #require(recorder).recording.samples
+                #expect(samples.count > 900 && zip(samples, samples.dropFirst()).allSatisfy { $1.tick - $0.tick == 2000 })
+            } else {
+                #expect(recorder == nil)
+            }
+        }
+    }
 }

@@ -52,7 +52,8 @@ public final class Player {
     /// tick is the clock estimate's tick at this instant (`StreamTiming.start`).
     public var startAtNs: UInt64?
     /// Sample the board's vibration sensor while playing (boards with INFO capability bit 4; others ignore
-    /// it): SENSE when `play` begins, SENSE rate 0 when it ends (Player+Sensing.swift).
+    /// it): SENSE when `play` begins, SENSE rate 0 when it ends (Player+Sensing.swift). `options.sensing`
+    /// at first.
     public var sensing: SensingRequest?
     /// Where the samples and the played drive go (made by `play` when `sensing` is set and none is given).
     public var vibration: VibrationRecorder?
@@ -78,6 +79,7 @@ public final class Player {
         self.controls = controls
         self.prepared = prepared
         self.options = options
+        sensing = options.sensing
         line = LinePolicy(options: options, capacity: Int(prepared.info.bufferCapacity), format: prepared.config.dutyFormat)
         timing = StreamTiming(rate: options.frameRate, tracker: prepared.clock,
                               schedule: SyncSchedule(denseMs: options.denseSyncMs, denseS: options.denseSyncS, steadyMs: 0,
