@@ -39,8 +39,10 @@ extension BoardCore {
         }
         if rateHz > 0 {
             let k = Sense.axisCount(axes)
+            let interval = UInt64(SensorState.intervalTicks(clockHz: info.clockHz, rateHz: rateHz))
+            // (An interval of 0 ticks: a rate above twice a slow board clock's, which it cannot time.)
             guard rateHz <= sensor.maxRateHz, axes != 0, axes <= 7, batch != 0,
-                  Int(batch) <= Sense.maxBatch(axisCount: k) else {
+                  Int(batch) <= Sense.maxBatch(axisCount: k), interval > 0 else {
                 nak(.badConfig, seq: seq, type: .sense, detail: 0)
                 return
             }
@@ -48,7 +50,7 @@ extension BoardCore {
             s.rateHz = rateHz
             s.axes = axes
             s.batch = batch
-            s.intervalTicks = UInt64(SensorState.intervalTicks(clockHz: info.clockHz, rateHz: rateHz))
+            s.intervalTicks = interval
             s.nextTick = now
             s.filling = SampleBatch(seq: 0, lost: 0, firstTick: now, axisCount: UInt8(k))
             sampling = s

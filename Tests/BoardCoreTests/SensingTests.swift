@@ -166,6 +166,14 @@ struct SenseBench {
                 == [.sensor(SensorState(rateHz: 0, axes: 0, batch: 0, intervalTicks: 0, maxRateHz: 3200, scaleMicroG: 3906,
                                         rangeG: 16, part: 0, sensorODRHz: 3200))])
         #expect(!b.core.sampling.isOn && b.core.nextWake(now: 4) == UInt64.max)
+        // A board clock too slow to time the rate (interval 0): refused, not a loop that never ends.
+        var info = Bench.info()
+        info.clockHz = 1000
+        var slow = SenseBench()
+        slow.core = BoardCore(port: SensingPort(), info: info)
+        #expect(slow.send(.sense(rateHz: 2001, axes: 1, batch: 1), at: 0).first
+                == .nak(Nak(code: .badConfig, refSeq: 0, refType: 0x0A, detail: 0)))
+        #expect(slow.send(.sense(rateHz: 1999, axes: 1, batch: 1), at: 0).first.map { if case .sensor = $0 { true } else { false } } == true)
     }
 
     /// 1000 ms without a valid frame from the host: the last sample is read no later than 1 s after it, and
