@@ -63,9 +63,9 @@ let package = Package(
         // Byte links: libserialport ports, pty fallback, in-memory link with faults (re-exports HostPlatform).
         .target(name: "SerialLink", dependencies: ["CSerialPort", "CPosixPty", "CTTYControl", "HostPlatform"]),
         // BoardCore on the host: its own drifting clock, a motor model, a PWM log.
-        .target(name: "SimBoard", dependencies: ["BoardCore", "MotorWire", "Breath", "SerialLink"]),
+        .target(name: "SimBoard", dependencies: ["BoardCore", "MotorWire", "Breath", "SerialLink", "MotorPhysics"]),
         // Host side of the protocol: prepare, clock sync, streaming, stop.
-        .target(name: "MotorSession", dependencies: ["MotorWire", "SerialLink", "Breath", "CWatchdog"]),
+        .target(name: "MotorSession", dependencies: ["MotorWire", "SerialLink", "Breath", "CWatchdog", "MotorPhysics"]),
         // Picking the board (simulated world, simulated board or port), reopening it, its clock; and judging a
         // simulated board's frames on its true clock.
         .target(name: "BoardAccess", dependencies: ["MotorSession", "SimBoard", "SerialLink"]),
@@ -118,7 +118,7 @@ let package = Package(
         .testTarget(name: "PreferencesTests", dependencies: ["TestSupport", "Preferences"]),
         .testTarget(name: "CalibrationTests", dependencies: ["TestSupport", "Calibration", "Breath", "BoardAccess", "MotorSession", "SimBoard"]),
         .testTarget(name: "BreathTests", dependencies: ["Breath", "TestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "SimBoardTests", dependencies: ["TestSupport", "BoardAccess", "SimBoard", "MotorSession", "Breath", "MotorWire"]),
+        .testTarget(name: "SimBoardTests", dependencies: ["TestSupport", "BoardAccess", "SimBoard", "MotorSession", "Breath", "MotorWire", "MotorPhysics", "BoardConformance", "BoardCore"]),
         // The player's parts on their own (send window, repair guards, line budget, duty check, clock-sync
         // scheduling), table-driven, CPU only.
         .testTarget(name: "MotorSessionTests", dependencies: ["TestSupport", "MotorSession", "MotorWire", "Breath"]),

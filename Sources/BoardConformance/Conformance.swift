@@ -100,7 +100,7 @@ public struct ConformanceReport: Sendable, Codable {
 public enum Conformance {
     /// Every clause, in the order they run (framing first: later clauses rely on it).
     public static let clauses: [Clause] = framingClauses + messageClauses + playbackClauses
-        + stopClauses + failsafeClauses + variantClauses + driveClauses + limitsClauses + revisionClauses + clockHoldClauses
+        + stopClauses + failsafeClauses + variantClauses + driveClauses + limitsClauses + revisionClauses + clockHoldClauses + sensorClauses
 
     /// Runs `clauses` (all by default) against the board behind `rig`; `progress` sees each result. A clause
     /// introduced after the revision the board is held to (`rig.heldTo`) is not run: it is n/a, saying so.

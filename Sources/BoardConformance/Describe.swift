@@ -32,6 +32,8 @@ extension BoardMessage {
         case .nak(let n): n.brief
         case .played(let p): p.brief
         case .limits(let l): "LIMITS ceiling \(l.ceilingLevel) overdrive \(l.overdriveMs) ms"
+        case .sensor(let s): "SENSOR rate \(s.rateHz) Hz axes \(s.axes) batch \(s.batch) interval \(s.intervalTicks)"
+        case .samples(let b): "SAMPLES seq \(b.seq) count \(b.count) lost \(b.lost) first_tick \(b.firstTick)"
         }
     }
 }

@@ -28,6 +28,8 @@ public struct Revision: Comparable, Sendable, CustomStringConvertible {
     public static let r1_3 = Revision(3)
     /// CLOCK_REQ's `hold_ms`: the board holds the request that long, and answers with the ticks it held it.
     public static let r1_4 = Revision(4)
+    /// The optional vibration sensor (capability bit 4): SENSE, SENSOR, SAMPLES.
+    public static let r1_5 = Revision(5)
     /// The revision this code implements.
     public static let current = Revision(Wire.revision)
 

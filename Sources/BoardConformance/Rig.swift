@@ -129,8 +129,8 @@ public final class Rig {
         switch message {
         case .status(let s): return s.ackSeq == seq
         case .nak(let n): return n.refSeq == seq
-        case .info, .clock, .clockHeld, .limits: return true  // LIMITS answers LIMITS_REQ, the one request it answers
-        case .played: return false
+        case .info, .clock, .clockHeld, .limits, .sensor: return true  // LIMITS, SENSOR: each answers its one request
+        case .played, .samples: return false
         }
     }
 

@@ -10,6 +10,7 @@ extension BoardCore {
     /// Runs everything due up to `now` (plus the output lead for frame and carrier outputs).
     public mutating func service(now: UInt64) {
         if let h = heldClock, now >= h.due { answerHeldClock(now: now) }
+        serviceSampling(now: now)  // first: playback below returns early
         if (state == .armed || state == .playing), let c = config {
             let limit = UInt64(c.failsafeMs) * UInt64(info.clockHz) / 1000
             if now > lastValidRx && now - lastValidRx > limit {
@@ -60,14 +61,15 @@ extension BoardCore {
         }
     }
 
-    /// The earliest tick at which `service` has work: a held CLOCK answer, the failsafe deadline, the next
+    /// The earliest tick at which `service` has work: a held CLOCK answer, the next sample (or sampling's
+    /// silence stop), the failsafe deadline, the next
     /// frame (handed over `outputLeadTicks` early when it is buffered; at its tick when it is not, to declare
     /// the underrun), or a carrier edge before that frame. It mirrors `service`, so waking there always
     /// makes progress.
     @inline(__always)  // out of line, the main loop's call copies the whole core first (cycle bench)
     public func nextWake(now: UInt64) -> UInt64 {
         let clock = heldClock.map { max($0.due, now) } ?? UInt64.max
-        return min(clock, playbackWake(now: now))
+        return min(clock, playbackWake(now: now), samplingWake(now: now))
     }
 
     @inline(__always)

@@ -54,10 +54,15 @@ public struct BoardCore<Port: MotorPort> {
     public var rxLostBytes: UInt32 = 0
     /// A CLOCK_REQ with `hold_ms` (revision 1.4) waiting for its answer: `service` answers it at `due`.
     public internal(set) var heldClock: HeldClock?
+    /// The vibration sensor's sampling (BoardCore+Sensing.swift): off at boot and until a SENSE.
+    public internal(set) var sampling = Sampling()
 
     /// A board with `limits` should also set `Info.capLimits` in `info`: it answers LIMITS_REQ either way.
+    /// Capability bit 4 (the vibration sensor) is the port's to say: set exactly when `port.sensor` is not nil.
     public init(port: Port, info: Info, outputLeadTicks: UInt64 = 0, limits: Limits? = nil) {
         self.port = port
+        var info = info
+        if port.sensor != nil { info.capabilities |= Info.capSensor } else { info.capabilities &= ~Info.capSensor }
         self.info = info
         self.outputLeadTicks = outputLeadTicks
         self.limits = limits
@@ -68,6 +73,7 @@ public struct BoardCore<Port: MotorPort> {
     /// Call once at power-up: motor off, and the board announces itself with INFO.
     public mutating func boot(now: UInt64) {
         port.off(at: now)
+        sampling = Sampling()
         outbox.push(.info(info))
     }
 
@@ -166,6 +172,8 @@ public struct BoardCore<Port: MotorPort> {
             accept(block, seq: seq, now: now)
         case .replace(let block):
             accept(block, seq: seq, now: now, replacing: true)
+        case .sense(let rate, let axes, let batch):
+            handleSense(rateHz: rate, axes: axes, batch: batch, seq: seq, now: now)
         case .start(let s):
             guard config != nil, state != .idle, state != .failsafe else {
                 nak(.notConfigured, seq: seq, type: .start, detail: 0)

@@ -13,6 +13,10 @@ public enum BoardMessage: Sendable, Equatable {
     case played(Played)
     /// Answer to LIMITS_REQ (boards with `Info.capLimits`).
     case limits(Limits)
+    /// Answer to SENSE (boards with `Info.Capabilities.sensor`, revision 1.5): what the sensor samples now.
+    case sensor(SensorState)
+    /// A batch of accelerometer samples on the board clock (while sampling).
+    case samples(SampleBatch)
 
     /// The revision whose boards answer a CLOCK_REQ with `hold_ms` (`clockHeld`): 1.4.
     public static let clockHoldRevision: UInt8 = 4
@@ -25,6 +29,8 @@ public enum BoardMessage: Sendable, Equatable {
         case .nak: .nak
         case .played: .played
         case .limits: .limits
+        case .sensor: .sensor
+        case .samples: .samples
         }
     }
 
@@ -85,6 +91,10 @@ public enum BoardMessage: Sendable, Equatable {
             p.appendLE64(r.firstTick)
         case .limits(let l):
             l.encode(into: &p)
+        case .sensor(let s):
+            s.encode(into: &p)
+        case .samples(let b):
+            b.encode(into: &p)
         }
         return p
     }
@@ -155,6 +165,13 @@ public enum BoardMessage: Sendable, Equatable {
         case .limits:
             try need(Limits.payloadSize)
             self = .limits(Limits(decoding: p))
+        case .sensor:
+            try need(SensorState.payloadSize)
+            self = .sensor(SensorState(decoding: p))
+        case .samples:
+            // k axes per sample from the size and count (SampleBatch): exact for k in 1...3, else refused.
+            guard let b = SampleBatch(decoding: p) else { throw .badPayload(type) }
+            self = .samples(b)
         default:
             throw .unknownType(packet.type)
         }

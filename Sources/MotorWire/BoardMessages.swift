@@ -70,6 +70,8 @@ public struct Info: Sendable, Equatable {
     public static let capLimits: UInt8 = 0x04
     /// Capability bit 3: takes REPLACE (overwrites buffered frames not yet output).
     public static let capReplace: UInt8 = 0x08
+    /// Capability bit 4 (revision 1.5): has a vibration sensor and takes SENSE.
+    public static let capSensor: UInt8 = 0x10
     /// Payload bytes before the name bytes.
     public static let fixedSize = 28
 
@@ -112,6 +114,8 @@ extension Info {
         public static let limits = Capabilities(rawValue: 0x04)
         /// Bit 3: takes REPLACE (overwrites buffered frames not yet output).
         public static let replace = Capabilities(rawValue: 0x08)
+        /// Bit 4 (revision 1.5): has a vibration sensor and takes SENSE (SENSOR, SAMPLES).
+        public static let sensor = Capabilities(rawValue: 0x10)
     }
 
     /// `capabilities` as a set.

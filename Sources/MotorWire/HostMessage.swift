@@ -22,6 +22,9 @@ public enum HostMessage: Sendable, Equatable {
     case limitsRequest
     /// Like FRAMES, but values overwrite frames buffered and not yet output (live changes to a breath).
     case replace(FramesBlock)
+    /// SENSE (revision 1.5, only boards with `Info.Capabilities.sensor`): sample the vibration sensor at
+    /// `rateHz` (0 stops), on the `axes` bits (`Sense.axisX` ...), `batch` samples per SAMPLES.
+    case sense(rateHz: UInt16, axes: UInt8, batch: UInt8)
 
     /// `stop(atIndex:)` value meaning "motor off now".
     public static let stopNow: UInt32 = 0xFFFF_FFFF
@@ -37,6 +40,7 @@ public enum HostMessage: Sendable, Equatable {
         case .heartbeat: .heartbeat
         case .limitsRequest: .limitsRequest
         case .replace: .replace
+        case .sense: .sense
         }
     }
 
@@ -74,6 +78,10 @@ public enum HostMessage: Sendable, Equatable {
             p.appendLE64(s.periodQ32)
         case .stop(let index):
             p.appendLE32(index)
+        case .sense(let rate, let axes, let batch):
+            p.appendLE16(rate)
+            p.append(axes)
+            p.append(batch)
         }
         return p
     }
@@ -144,6 +152,9 @@ public enum HostMessage: Sendable, Equatable {
         case .limitsRequest:
             try need(0)
             self = .limitsRequest
+        case .sense:
+            try need(Sense.payloadSize)
+            self = .sense(rateHz: p.le16(at: 0), axes: p[2], batch: p[3])
         default:
             throw .unknownType(packet.type)
         }

@@ -4,9 +4,9 @@
 /// Numbers fixed by protocol.md, section "Frame layout" and "Messages".
 public enum Wire {
     public static let version: UInt8 = 1
-    /// The revision of version 1 this code implements (protocol.md section 10): 4 is revision 1.4.
+    /// The revision of version 1 this code implements (protocol.md section 10): 5 is revision 1.5.
     /// Announced in INFO's extension to a host that asks with HELLO's `host_revision` byte.
-    public static let revision: UInt8 = 4
+    public static let revision: UInt8 = 5
     /// Header bytes before the payload: version, type, seq, length.
     public static let headerSize = 4
     public static let crcSize = 2
@@ -35,6 +35,8 @@ public enum MessageType: UInt8, Sendable, CaseIterable {
     case limitsRequest = 0x08
     /// Optional (INFO capability bit 3): FRAMES that overwrite buffered frames not yet output.
     case replace = 0x09
+    /// Optional (INFO capability bit 4, revision 1.5): start, change or stop sampling the vibration sensor.
+    case sense = 0x0A
 
     case info = 0x81
     case clock = 0x83
@@ -43,4 +45,8 @@ public enum MessageType: UInt8, Sendable, CaseIterable {
     case played = 0x86
     /// Optional (INFO capability bit 2): the motor's drive ceiling and overdrive budget.
     case limits = 0x87
+    /// Optional (INFO capability bit 4): the answer to SENSE.
+    case sensor = 0x88
+    /// Optional (INFO capability bit 4): a batch of accelerometer samples.
+    case samples = 0x89
 }

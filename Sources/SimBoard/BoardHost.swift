@@ -55,7 +55,7 @@ final class BoardHost {
         // In virtual time the board is serviced exactly when it asks: it needs no output lead (a DMA buffer
         // that covers the host's pauses in real time), unless the spec keeps it.
         let lead = pacing == .virtual && !s.leadInVirtualTime ? 0 : UInt64(s.outputLeadMs) * UInt64(s.clockHz) / 1000
-        board = BoardCore(port: WorldPort(), info: s.info, outputLeadTicks: lead, limits: s.limits)
+        board = BoardCore(port: WorldPort(drive: s.makeMotorPort()), info: s.info, outputLeadTicks: lead, limits: s.limits)
         self.firmware = firmware
         // In real time, the board's own wakes (frame outputs, the failsafe) come at most once per half output
         // lead (10 ms): each service hands the PWM every level due within the lead, so every frame still goes
@@ -93,7 +93,7 @@ final class BoardHost {
         clock = SimClock(clockHz: clock.clockHz, offsetTicks: offset, driftPPM: clock.driftPPM(atHostNs: now.ns),
                          wanderPPMPerMinute: clock.wanderPPMPerMinute, bootNs: now.ns)
         clockHistory.append(clock)
-        var port = WorldPort()
+        var port = WorldPort(drive: SimMotorPort(sensor: board.port.drive.sensorSim?.rebooted()))
         port.boot = boots
         port.recordPlays = board.port.recordPlays
         port.observer = board.port.observer

@@ -32,6 +32,12 @@ public enum Breakage: String, Sendable, CaseIterable {
     /// A held CLOCK_REQ (revision 1.4) is answered with half the ticks it was held (a firmware that counts
     /// the hold from the wrong moment): the host would place the request's arrival 22 ms late at 45 ms.
     case heldHalved = "held-halved"
+    /// Two SAMPLES batches go out swapped (seq 3 before seq 2): a firmware with two transmit buffers that
+    /// sends them in the wrong order.
+    case samplesOutOfOrder = "samples-out-of-order"
+    /// Every SAMPLES' `first_tick` is one batch late (+ count × interval_ticks): a firmware that stamps a batch
+    /// with the tick it was sent at instead of its first sample's.
+    case samplesTicksOffByABatch = "samples-ticks-off-by-a-batch"
 
     /// What the broken board sends instead of `message` (nil: nothing), given what it knows (`context`).
     func rewrite(_ message: BoardMessage, _ context: BreakageContext) -> BoardMessage? {
@@ -50,6 +56,9 @@ public enum Breakage: String, Sendable, CaseIterable {
         case (.payloadSizeUncounted, .status(var s)):
             s.rxOtherErrors &-= context.payloadErrors
             return .status(s)
+        case (.samplesTicksOffByABatch, .samples(var b)):
+            b.firstTick &+= UInt64(b.count) &* context.sampleIntervalTicks
+            return .samples(b)
         case (.heldHalved, .clockHeld(let token, let tick, let held)):
             return .clockHeld(token: token, tick: tick, heldTicks: held / 2)
         case (.revision10, .info(var i)), (.revision10FailsafeOn, .info(var i)):
@@ -66,12 +75,20 @@ public enum Breakage: String, Sendable, CaseIterable {
     }
 
     /// Re-encodes one wire frame with `rewrite` applied (other frames pass through as they are).
-    func rewrite(wire: FixedBytes, _ context: BreakageContext) -> [UInt8] {
+    func rewrite(wire: FixedBytes, _ context: inout BreakageContext) -> [UInt8] {
         var decoder = FrameDecoder()
         var bytes: [UInt8] = []
         for i in 0..<wire.count { bytes.append(wire[i]) }
         for b in bytes {
             guard case .packet(let p)? = decoder.push(b), let m = try? BoardMessage(p) else { continue }
+            if self == .samplesOutOfOrder, case .samples(let batch) = m {
+                if batch.seq == 2 {  // held back, sent after the next batch
+                    context.heldSamples = bytes
+                    return []
+                }
+                defer { context.heldSamples = [] }
+                return bytes + context.heldSamples
+            }
             guard let replaced = rewrite(m, context) else { return [] }
             var out = FixedBytes()
             guard replaced.encode(seq: p.seq, into: &out) else { return bytes }
@@ -89,6 +106,9 @@ struct BreakageContext {
     /// Sequence numbers of the host messages heard since the board last sent (a reply to seq 0 also has
     /// ack_seq 0, as an unsolicited STATUS does).
     var heardSeqs: Set<UInt8> = []
+    /// The sampling interval in force (SENSOR `interval_ticks`), and a SAMPLES frame held back to be sent late.
+    var sampleIntervalTicks: UInt64 = 0
+    var heldSamples: [UInt8] = []
     private var decoder = FrameDecoder()
 
     /// Whether `s` is unsolicited rather than the answer to a message with seq 0 just heard.

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import BoardCore
+import MotorPhysics
 import MotorWire
 
 /// Settings for a simulated board.
@@ -20,15 +21,30 @@ public struct SimBoardSpec: Sendable {
     public var leadInVirtualTime = false
     /// The motor's drive ceiling (BoardCore enforces it and answers LIMITS_REQ); nil: none, as before.
     public var limits: Limits? = nil
+    /// The motor as physics, with an accelerometer on its mounting (SimSensor): the board then has a vibration
+    /// sensor (capability bit 4, SENSE). nil: no sensor, as before.
+    public var physicalMotor: (any PhysicalMotor)? = nil
+    /// The accelerometer the sensor reads like (used only with `physicalMotor`).
+    public var accelerometer = AccelerometerSpec()
+    /// Seed of the accelerometer's noise (the same seed, the same readings).
+    public var sensorNoiseSeed: UInt64 = 41
 
     public init() {}
 
+    /// The board's port: drive changes, and the sensor when `physicalMotor` is set.
+    public func makeMotorPort() -> SimMotorPort {
+        SimMotorPort(sensor: physicalMotor.map {
+            SimSensor(motor: $0, spec: accelerometer, seed: sensorNoiseSeed, clockHz: clockHz)
+        })
+    }
+
     /// What its INFO announces: reverse drive and REPLACE always, the LRA carrier for an LRA, the drive
-    /// ceiling when `limits` is set.
+    /// ceiling when `limits` is set, the vibration sensor when `physicalMotor` is set.
     public var capabilities: Info.Capabilities {
         var caps: Info.Capabilities = [.reverse, .replace]
         if motor == .lra { caps.insert(.lraCarrier) }
         if limits != nil { caps.insert(.limits) }
+        if physicalMotor != nil { caps.insert(.sensor) }
         return caps
     }
 

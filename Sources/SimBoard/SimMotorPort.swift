@@ -3,6 +3,7 @@
 
 import BoardCore
 import Breath
+import MotorPhysics
 
 /// One drive change: `level` (-32767...32767) from board tick `tick` on.
 public struct DriveChange: Sendable, Equatable {
@@ -15,12 +16,31 @@ public struct SimMotorPort: MotorPort, Sendable {
     public private(set) var changes: [DriveChange] = []
     /// Keeps at most this many changes (oldest dropped) so long sessions stay bounded.
     public var limit = 200_000
+    /// The vibration sensor on the motor (SimSensor.swift), or nil: no sensor, capability bit 4 clear.
+    public var sensorSim: SimSensor?
 
-    public init() {}
+    public init(sensor: SimSensor? = nil) {
+        sensorSim = sensor
+    }
 
     public mutating func schedule(level: Int16, at tick: UInt64) {
         changes.append(DriveChange(tick: tick, level: level))
-        if changes.count > limit { changes.removeFirst(changes.count - limit / 2) }
+        if changes.count > limit {
+            let n = changes.count - limit / 2
+            sensorSim?.advance(to: changes[n - 1].tick, changes: changes)  // the sensor's motor runs through them first
+            changes.removeFirst(n)
+        }
+    }
+
+    public var sensor: SensorDescription? { sensorSim?.description }
+
+    /// Runs the motor to `tick` through the levels in force at each tick, and reads the accelerometer.
+    public mutating func readSensor(at tick: UInt64) -> SensorSample {
+        guard var s = sensorSim else { return SensorSample(x: 0, y: 0, z: 0) }
+        s.advance(to: tick, changes: changes)
+        let r = s.read()
+        sensorSim = s
+        return r
     }
 
     public mutating func off(at tick: UInt64) {
@@ -32,6 +52,7 @@ public struct SimMotorPort: MotorPort, Sendable {
     /// is still ahead of the board's clock).
     public mutating func takeSettled(before tick: UInt64) -> [DriveChange] {
         let n = changes.firstIndex { $0.tick >= tick } ?? changes.count
+        sensorSim?.advance(to: tick, changes: changes)  // the sensor's motor needs them: run it through first
         defer { changes.removeFirst(n) }
         return Array(changes[0..<n])
     }

@@ -36,7 +36,7 @@ public final class SimulatedBoard: @unchecked Sendable {
         clock = SimClock(clockHz: UInt64(spec.clockHz), offsetTicks: spec.offsetTicks, driftPPM: spec.driftPPM,
                          wanderPPMPerMinute: spec.wanderPPMPerMinute,
                          bootNs: MonotonicClock.nowNs())
-        core = BoardCore(port: SimMotorPort(), info: spec.info,
+        core = BoardCore(port: spec.makeMotorPort(), info: spec.info,
                          outputLeadTicks: UInt64(spec.outputLeadMs) * UInt64(spec.clockHz) / 1000, limits: spec.limits)
     }
 
@@ -122,7 +122,8 @@ public final class SimulatedBoard: @unchecked Sendable {
         while core.nextOutgoing(into: &wire) {
             if let breakage {
                 breakageContext.format = core.config?.dutyFormat
-                out += breakage.rewrite(wire: wire, breakageContext)
+                breakageContext.sampleIntervalTicks = core.sampling.intervalTicks
+                out += breakage.rewrite(wire: wire, &breakageContext)
             } else {
                 for i in 0..<wire.count { out.append(wire[i]) }
             }

@@ -38,6 +38,8 @@ public struct WorldPort: MotorPort, @unchecked Sendable {
 
     public mutating func schedule(level: Int16, at tick: UInt64) { drive.schedule(level: level, at: tick) }
     public mutating func off(at tick: UInt64) { drive.off(at: tick) }
+    public var sensor: SensorDescription? { drive.sensor }
+    public mutating func readSensor(at tick: UInt64) -> SensorSample { drive.readSensor(at: tick) }
     public mutating func played(index: UInt32, due: UInt64, at tick: UInt64, raw: UInt16) {
         let record = PlayRecord(boot: boot, index: index, due: due, tick: tick, raw: raw)
         if recordPlays { plays.append(record) }

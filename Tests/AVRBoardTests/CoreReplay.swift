@@ -58,7 +58,9 @@ enum CoreReplay {
         case .limits(let l):
             return "LIMITS ceiling \(l.ceilingLevel) overdrive \(l.overdriveMs) recovery \(l.recoveryMs)"
                 + " available \(l.availableMs) rated \(l.ratedMillivolts) supply \(l.supplyMillivolts)"
-        case .info, .clock, .clockHeld: return nil
+        case .sensor(let s):
+            return "SENSOR rate \(s.rateHz) axes \(s.axes) batch \(s.batch) interval \(s.intervalTicks)"
+        case .info, .clock, .clockHeld, .samples: return nil
         }
     }
 

@@ -74,6 +74,7 @@ enum WireHeader {
         add("CAP_LRA_CARRIER", hex(Info.capLRACarrier))
         add("CAP_LIMITS", hex(Info.capLimits))
         add("CAP_REPLACE", hex(Info.capReplace))
+        add("CAP_SENSOR", hex(Info.capSensor))
         add("BOARD_NAME_CAPACITY", "\(BoardName.capacity)")
 
         // Payload sizes: the struct's own constant where it has one, else what MotorWire encodes.
@@ -94,6 +95,10 @@ enum WireHeader {
         add("SIZE_NAK", "\(Nak.payloadSize)")
         add("SIZE_PLAYED", "\(Played.payloadSize)")
         add("SIZE_LIMITS", "\(Limits.payloadSize)")
+        add("SIZE_SENSE", "\(Sense.payloadSize)")
+        add("SIZE_SENSOR", "\(SensorState.payloadSize)")
+        add("SIZE_SAMPLES_HEADER", "\(SampleBatch.headerSize)")
+        add("SAMPLES_MAX_VALUES", "\(SampleBatch.capacity)")
         return c
     }
 

@@ -46,7 +46,7 @@ import Testing
         #expect(r.status == 0)
         #expect(r.failed.isEmpty)
         #expect(r.passed >= (whole ? 40 : 4))
-        #expect(r.revision == "1.4")
+        #expect(r.revision == "1.5")
     }
 
     @Test(arguments: [("failsafe-report", "failsafe.fires"), ("window-edge", "frames.window"), ("held-halved", "clock.hold")])

@@ -22,6 +22,7 @@ enum Golden {
             ("replace", 7, .replace(FramesBlock(firstIndex: 10, format: .u8, values: replaced))),
             ("limits-request", 7, .limitsRequest),
             ("hello-revision", 0, .helloRevision(2)),
+            ("sense", 8, .sense(rateHz: 1000, axes: Sense.axisX, batch: 16)),
         ]
     }
 
@@ -49,6 +50,16 @@ enum Golden {
             ("played", 4, .played(Played(firstIndex: 0, count: 25, lateCount: 0, maxLateTicks: 0, dutyCRC: 0xBEEF,
                                           firstTick: 1_000_000))),
             ("limits", 5, .limits(Limits(ratedMillivolts: 3000, supplyMillivolts: 5000, overdriveMs: 50, recoveryMs: 500))),
+            ("sensor", 6, .sensor(SensorState(rateHz: 1000, axes: Sense.axisX, batch: 16, intervalTicks: 1000, maxRateHz: 3200,
+                                              scaleMicroG: 3906, rangeG: 16, part: 1, sensorODRHz: 3200))),
+            ("samples", 7, .samples(samples())),
         ]
+    }
+
+    /// The **samples** example: batch 0, three X samples 256, -256, 0 from tick 1 000 000.
+    static func samples() -> SampleBatch {
+        var b = SampleBatch(seq: 0, lost: 0, firstTick: 1_000_000, axisCount: 1)
+        for v: Int16 in [256, -256, 0] { b.append(v) }
+        return b
     }
 }

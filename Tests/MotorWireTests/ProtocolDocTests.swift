@@ -111,6 +111,9 @@ func tableRows(after heading: String) -> [(code: Int, name: String)] {
         #expect(Status.payloadSize == 42 && Played.payloadSize == 22 && Start.payloadSize == 20)
         #expect(Configure.payloadSize == 10 && Nak.payloadSize == 7 && Info.fixedSize == 28)
         #expect(Limits.payloadSize == 12)
+        #expect(Sense.payloadSize == 4 && SensorState.payloadSize == 16 && SampleBatch.headerSize == 12)
+        #expect(protocolDoc.contains("1 ... floor(228 / (2 × axes set)) (114 for one axis, 38 for three)"))
+        #expect(Sense.maxBatch(axisCount: 1) == 114 && Sense.maxBatch(axisCount: 3) == 38)
     }
 
     /// The LIMITS payload table: every row's offset and width is where the encoder puts that field
@@ -137,16 +140,60 @@ func tableRows(after heading: String) -> [(code: Int, name: String)] {
         }
     }
 
+    /// The `| off | type | field |` rows of the first table after `marker`: offset, width in bytes, field.
+    func payloadRows(after marker: String) throws -> [(offset: Int, width: Int, field: String)] {
+        let start = try #require(protocolDoc.range(of: marker), "\(marker) not in protocol.md")
+        var rows: [(offset: Int, width: Int, field: String)] = []
+        let widths = ["u8": 1, "u16": 2, "u32": 4, "u64": 8]
+        for line in protocolDoc[start.upperBound...].split(separator: "\n").drop(while: { !$0.hasPrefix("|") }) {
+            guard line.hasPrefix("|") else { break }
+            let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count >= 3, let offset = Int(cells[0]), let width = widths[cells[1]] else { continue }
+            rows.append((offset, width, cells[2]))
+        }
+        return rows
+    }
+
+    /// SENSE, SENSOR and the SAMPLES header: every row's offset and width is where the encoder puts that
+    /// field (a distinct marker value per field, found back at the documented offset), and nothing else.
+    @Test func sensorPayloadTablesMatchTheEncoding() throws {
+        func check(_ marker: String, _ payload: FixedBytes, _ expected: [String: UInt8], size: Int) throws {
+            let rows = try payloadRows(after: marker)
+            #expect(rows.map(\.field).sorted() == expected.keys.sorted(), "\(marker)")
+            #expect(rows.map(\.width).reduce(0, +) == size, "\(marker)")
+            for row in rows {
+                let v = try #require(expected[row.field])
+                for k in 0..<row.width { #expect(payload[row.offset + k] == v, "\(marker) \(row.field) byte \(k)") }
+            }
+        }
+        try check("SENSE (4 bytes):", HostMessage.sense(rateHz: 0x0101, axes: 2, batch: 3).payload(),
+                  ["rate_hz": 1, "axes": 2, "batch": 3], size: Sense.payloadSize)
+        let sensor = SensorState(rateHz: 0x0101, axes: 2, batch: 3, intervalTicks: 0x0404_0404, maxRateHz: 0x0505,
+                                 scaleMicroG: 0x0606, rangeG: 7, part: 8, sensorODRHz: 0x0909)
+        try check("SENSOR (16 bytes)", BoardMessage.sensor(sensor).payload(),
+                  ["rate_hz": 1, "axes": 2, "batch": 3, "interval_ticks": 4, "max_rate_hz": 5, "scale_ug": 6,
+                   "range_g": 7, "part": 8, "sensor_odr_hz": 9], size: SensorState.payloadSize)
+        var batch = SampleBatch(seq: 0x0101, lost: 3, firstTick: 0x0404_0404_0404_0404, axisCount: 1)
+        batch.append(0x0505)
+        batch.append(0x0505)
+        try check("SAMPLES (12 + n", BoardMessage.samples(batch).payload(), ["seq": 1, "count": 2, "lost": 3, "first_tick": 4],
+                  size: SampleBatch.headerSize)
+    }
+
     /// INFO's capability cell names bit 2 for LIMITS, as the code does.
     @Test func capabilityBitsInTheDocMatchTheCode() {
         #expect(protocolDoc.contains("bit 2: enforces a drive ceiling and answers LIMITS_REQ with LIMITS"))
         #expect(Info.capLimits == 1 << 2 && Info.capLRACarrier == 1 << 1 && Info.capReverse == 1 << 0)
+        #expect(protocolDoc.contains("bit 4: has a vibration sensor and takes SENSE (revision 1.5)"))
+        #expect(Info.capSensor == 1 << 4 && Info.capReplace == 1 << 3)
+        #expect(protocolDoc.contains("(revision 1.5)") && Wire.revision == 5)
     }
 
     /// The capability set is the same bits as the byte constants, both ways.
     @Test func theCapabilitySetIsTheWiresByte() {
         let pairs: [(Info.Capabilities, UInt8)] = [(.reverse, Info.capReverse), (.lraCarrier, Info.capLRACarrier),
-                                                   (.limits, Info.capLimits), (.replace, Info.capReplace)]
+                                                   (.limits, Info.capLimits), (.replace, Info.capReplace),
+                                                   (.sensor, Info.capSensor)]
         for (set, byte) in pairs { #expect(set.rawValue == byte) }
         var info = Info(firmwareMajor: 1, firmwareMinor: 0, firmwarePatch: 0, motorKind: .erm, pwmBits: 8, capabilities: 0,
                         bufferCapacity: 256, minFrameRateHz: 50, maxFrameRateHz: 1000, clockHz: 1_000_000, uniqueID: 7,

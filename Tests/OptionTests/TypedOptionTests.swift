@@ -77,7 +77,7 @@ let optionCases: [OptionCase] = [
     .takes("render", "--format", "csv"), .takes("render", "--format", "svg"), .refuses("render", "--format", "SVG", "expected csv, json, ahap, haptic, hjif, android, android-envelope or svg"),
     .takes("render", "--resolution", "u8"), .takes("render", "--resolution", "u16"), .takes("render", "--resolution", "i16"),
     .takes("sim-board", "--break", "window-edge"),
-    .refuses("sim-board", "--break", "x", "expected failsafe-report, window-edge, half-drive-u8, reverse-unannounced, payload-size-uncounted, revision-1.0, revision-1.0-failsafe-on or held-halved"),
+    .refuses("sim-board", "--break", "x", "expected failsafe-report, window-edge, half-drive-u8, reverse-unannounced, payload-size-uncounted, revision-1.0, revision-1.0-failsafe-on, held-halved, samples-out-of-order or samples-ticks-off-by-a-batch"),
     .takes("calibrate --simulate", "--sim-motor", "slower"),
     .refuses("calibrate --simulate", "--sim-motor", "fast", "expected reference or slower"),
     .takes("calibrate --simulate", "--spot", String(repeating: "a", count: 32)), .takes("calibrate --simulate", "--spot", "left-wrist-2"),

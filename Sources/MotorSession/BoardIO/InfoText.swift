@@ -26,6 +26,7 @@ extension Info {
         if capabilities & Info.capLRACarrier != 0 { names.append("lra-carrier") }
         if capabilities & Info.capLimits != 0 { names.append("drive-ceiling") }
         if capabilities & Info.capReplace != 0 { names.append("replace") }
+        if capabilities & Info.capSensor != 0 { names.append("vibration-sensor") }
         return names
     }
 }

@@ -71,6 +71,9 @@ public struct SessionOptions: Sendable {
     /// (CLOCK_REQ's `hold_ms`), and the host sends the next request as each answer comes in: one wake-up
     /// per exchange instead of two (`StreamTiming.holdMs`). false: requests at the host's own times.
     public var holdClockRequests = true
+    /// Sample the board's vibration sensor while playing (boards with INFO capability bit 4; others ignore it):
+    /// each player starts with it as its `Player.sensing`, and its `Player.vibration` holds the recording.
+    public var sensing: SensingRequest?
     /// The host-to-board direction carries the breath and every repair: once the rate is learned, the host
     /// keeps its steady traffic there within `lineShare` of the line by spacing its CLOCK requests, up to
     /// `sparsestSyncMs` apart. Where even that would not fit (the frames alone nearly fill the share: i16 at

@@ -38,6 +38,8 @@ extension Player {
             throw .boardLost("the board restarted")
         case .limits:
             break  // asked for only at prepare; a late duplicate answer changes nothing
+        case .sensor, .samples:
+            try sampled(m)  // the vibration sensor's answers, for a recording when one is on (else dropped)
         }
     }
 
@@ -96,6 +98,7 @@ extension Player {
         edits.superseded.patch(&expected, first: first)  // frames a live change's REPLACE reached too late
         edits.superseded.forget(before: first)
         evidence.played(p, first: first, count: count, playedThrough: stream.window.playedThrough, expected: expected)
+        recordDrive(p, values: expected)
         evidence.lastPlayedNs = now
         stream.window.playedThrough = max(stream.window.playedThrough, first + count)
         stream.window.acknowledge(through: stream.window.playedThrough, at: now)  // it played them, so it had them

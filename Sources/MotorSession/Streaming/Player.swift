@@ -51,6 +51,12 @@ public final class Player {
     /// several boards together (`BreathEnsemble`); nil: `startLeadMs` after `play` begins. Frame 0's board
     /// tick is the clock estimate's tick at this instant (`StreamTiming.start`).
     public var startAtNs: UInt64?
+    /// Sample the board's vibration sensor while playing (boards with INFO capability bit 4; others ignore
+    /// it): SENSE when `play` begins, SENSE rate 0 when it ends (Player+Sensing.swift). `options.sensing`
+    /// at first.
+    public var sensing: SensingRequest?
+    /// Where the samples and the played drive go (made by `play` when `sensing` is set and none is given).
+    public var vibration: VibrationRecorder?
 
     // The parts; each extension file works on a few of them.
     /// The frames, the send window over the board's buffer, the end of the stream.
@@ -73,6 +79,7 @@ public final class Player {
         self.controls = controls
         self.prepared = prepared
         self.options = options
+        sensing = options.sensing
         line = LinePolicy(options: options, capacity: Int(prepared.info.bufferCapacity), format: prepared.config.dutyFormat)
         timing = StreamTiming(rate: options.frameRate, tracker: prepared.clock,
                               schedule: SyncSchedule(denseMs: options.denseSyncMs, denseS: options.denseSyncS, steadyMs: 0,
@@ -138,6 +145,7 @@ public final class Player {
             ? KeepAlive(channel: channel, idleMs: heartbeatMs) : nil
         func finish() {
             releaseEvents(all: true)
+            stopSensing()
             keepAlive?.stop()
             closeReport()
             outcome.motorOffAtExit = stopMotor()
@@ -163,6 +171,7 @@ public final class Player {
     private func run(onStatus: (LiveStatus) -> Void, shouldStop: () -> Bool) throws(SessionError) {
         timing.sessionStartNs = startAtNs ?? now + UInt64(options.startLeadMs) * 1_000_000
         try begin(at: 0)
+        try startSensing()
         var nextViewNs: UInt64 = 0
         while !finished {
             let t = now
