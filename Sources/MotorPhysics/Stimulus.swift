@@ -113,7 +113,7 @@ public struct Stimulus: Sendable, Equatable, Codable {
 
     /// What identification plays (`MotorIdentification`), at most 30 s of motor time. ERM: steps from rest
     /// (rise and stop), a reverse kick (brake), a staircase (drive-to-vibration curve), short steps from rest
-    /// at 0.04...0.30 (start threshold). LRA: a sweep 140...250 Hz, then steps at the board's carrier.
+    /// at 0.04...0.30 (start threshold). LRA: a sweep 140...280 Hz, then steps at the board's carrier.
     public static func identification(for kind: MotorFile.Kind, frameRate: Int = 250, carrierHz: Double = 175) -> Stimulus {
         var s = Stimulus(frameRate: frameRate)
         s.quiet(0.3)
@@ -124,7 +124,7 @@ public struct Stimulus: Sendable, Equatable, Codable {
             s.staircase([0.2, 0.4, 0.6, 0.8, 1.0], tread: 0.7, off: 0.8)
             for i in 0...26 { s.step(0.04 + 0.01 * Double(i), on: 0.35, off: 0.3, kind: .start) }
         case .lra:
-            s.sweep(Array(stride(from: 140.0, through: 250, by: 5)), level: 0.6, each: 0.15, gap: 0.1)
+            s.sweep(Array(stride(from: 140.0, through: 280, by: 5)), level: 0.6, each: 0.15, gap: 0.1)
             for level in [1.0, 0.5, 1.0, 0.5] { s.step(level, on: 0.3, off: 0.3, carrier: carrierHz) }
             s.staircase([0.25, 0.5, 0.75, 1.0], tread: 0.2, off: 0.3)
         }
