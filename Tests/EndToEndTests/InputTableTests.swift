@@ -42,7 +42,7 @@ let badCommandLines: [BadInput] = [
     BadInput("render --pattern box --cycles 5500", failure, "motorbreath: --cycles 5500 of box last 24.4 hours; the longest session is 24 hours"),
     // Unknown commands and options, missing values.
     BadInput("nosuchsubcommand", usage,
-             "motorbreath: unknown command 'nosuchsubcommand' (commands: play, ports, info, bench, conform, latency, palette, calibrate, selftest, render, fidelity, benchmark, sim-board or serve; see motorbreath --help)"),
+             "motorbreath: unknown command 'nosuchsubcommand' (commands: play, ports, info, bench, conform, latency, palette, calibrate, selftest, render, fidelity, benchmark, sim-board, serve or doctor; see motorbreath --help)"),
     BadInput("--simulate --frobnicate", usage, "motorbreath: Unknown option '--frobnicate'"),
     BadInput("--simulate --cycles", usage, "motorbreath: Missing value for '--cycles <cycles>'"),
     BadInput("", usage, "motorbreath: say where the board is: --port /dev/ttyUSB0, or --simulate to run without one"),
@@ -65,7 +65,7 @@ let badCommandLines: [BadInput] = [
              : "motorbreath: cannot write /proc/version: the file is read-only (chmod u+w /proc/version to allow it, or choose another name)"),
     // What the user typed is quoted escaped: an escape sequence never reaches the terminal raw.
     BadInput("bad\u{1B}[31mcommand", usage,
-             "motorbreath: unknown command 'bad\\u{1B}[31mcommand' (commands: play, ports, info, bench, conform, latency, palette, calibrate, selftest, render, fidelity, benchmark, sim-board or serve; see motorbreath --help)"),
+             "motorbreath: unknown command 'bad\\u{1B}[31mcommand' (commands: play, ports, info, bench, conform, latency, palette, calibrate, selftest, render, fidelity, benchmark, sim-board, serve or doctor; see motorbreath --help)"),
 ]
 
 /// AHAP files people write: each refused with one line naming where, by `render` and by `play`.

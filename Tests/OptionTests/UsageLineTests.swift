@@ -93,16 +93,16 @@ let usageLines: [UsageLine] = [
     UsageLine("--port /dev/null --virtual-time", "motorbreath: --sim-link and --virtual-time work with --simulate only"),
     // Unknown commands and options, missing values.
     UsageLine("nosuchsubcommand",
-              "motorbreath: unknown command 'nosuchsubcommand' (commands: play, ports, info, bench, conform, latency, palette, calibrate, selftest, render, fidelity, benchmark, sim-board or serve; see motorbreath --help)"),
+              "motorbreath: unknown command 'nosuchsubcommand' (commands: play, ports, info, bench, conform, latency, palette, calibrate, selftest, render, fidelity, benchmark, sim-board, serve or doctor; see motorbreath --help)"),
     UsageLine("rendr --pattern box",
-              "motorbreath: unknown command 'rendr' (commands: play, ports, info, bench, conform, latency, palette, calibrate, selftest, render, fidelity, benchmark, sim-board or serve; see motorbreath --help)"),
+              "motorbreath: unknown command 'rendr' (commands: play, ports, info, bench, conform, latency, palette, calibrate, selftest, render, fidelity, benchmark, sim-board, serve or doctor; see motorbreath --help)"),
     UsageLine("--simulate --frobnicate", "motorbreath: Unknown option '--frobnicate'"),
     UsageLine("render extra", "motorbreath: Unexpected argument 'extra'"),
     UsageLine("--simulate --cycles", "motorbreath: Missing value for '--cycles <cycles>'"),
     UsageLine("", "motorbreath: say where the board is: --port /dev/ttyUSB0, or --simulate to run without one"),
     // What the user typed is quoted escaped: an escape sequence never reaches the terminal raw.
     UsageLine("bad\u{1B}[31mcommand",
-              "motorbreath: unknown command 'bad\\u{1B}[31mcommand' (commands: play, ports, info, bench, conform, latency, palette, calibrate, selftest, render, fidelity, benchmark, sim-board or serve; see motorbreath --help)"),
+              "motorbreath: unknown command 'bad\\u{1B}[31mcommand' (commands: play, ports, info, bench, conform, latency, palette, calibrate, selftest, render, fidelity, benchmark, sim-board, serve or doctor; see motorbreath --help)"),
     // Every command that opens a board says where it should be, the same way.
     UsageLine("palette", "motorbreath: say where the board is: --port /dev/ttyUSB0, or --simulate to run without one"),
     UsageLine("conform", "motorbreath: say where the board is: --port /dev/ttyUSB0, or --simulate to run without one"),
