@@ -28,6 +28,8 @@ public struct SimBoardSpec: Sendable {
     public var accelerometer = AccelerometerSpec()
     /// Seed of the accelerometer's noise (the same seed, the same readings).
     public var sensorNoiseSeed: UInt64 = 41
+    /// An LRA board's carrier, 0.1 Hz (INFO `lra_resonance_dhz`; a motor file's resonance, else 175 Hz).
+    public var lraResonanceDeciHz: UInt16 = 1750
 
     public init() {}
 
@@ -55,7 +57,7 @@ public struct SimBoardSpec: Sendable {
              capabilities: capabilities.rawValue,
              bufferCapacity: bufferCapacity, minFrameRateHz: 50, maxFrameRateHz: 1000, clockHz: clockHz,
              uniqueID: 0x5349_4D42_4F41_5244,  // "SIMBOARD"
-             lraResonanceDeciHz: motor == .lra ? 1750 : 0,
+             lraResonanceDeciHz: motor == .lra ? lraResonanceDeciHz : 0,
              name: motor == .lra ? BoardName("motorbreath-sim-lra") : BoardName("motorbreath-sim-erm"))
     }
 }

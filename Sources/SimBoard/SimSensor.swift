@@ -80,7 +80,9 @@ public struct SimSensor: Sendable {
         let maxStep = max(motor.maxStepSeconds, 1e-6)
         let steps = max(1, Int((seconds / maxStep).rounded(.up)))
         let dt = seconds / Double(steps)
-        let drive = Double(level) / 32767
+        // An LRA board outputs its carrier as alternating levels; the physical LRA synthesises the carrier
+        // itself (CarrierDriven), so it gets the envelope: the magnitude.
+        let drive = Double(motor is any CarrierDriven ? abs(Int(level)) : Int(level)) / 32767
         for _ in 0..<steps { motor.advance(drive: drive, seconds: dt) }
     }
 

@@ -3,6 +3,7 @@
 
 import ArgumentParser
 import Glibc
+import MotorPhysics
 import MotorWire
 import SerialLink
 import SimBoard
@@ -44,6 +45,9 @@ struct SimBoardCommand: ParsableCommand {
             transform: OptionValue.int(0...100))
     var outputLeadMs: Int = 20
 
+    @Option(help: "Drive this motor file's physical motor (hardware/motors/*.json) and carry an accelerometer on it (SENSE): for bench --vibration. Its kind replaces --motor.")
+    var motorFile: String?
+
     @Option(help: "Break one promise of the protocol on purpose, to see `conform` catch it: failsafe-report (the failsafe fires silently) or window-edge (INFO claims twice the buffer).",
             transform: Breakage.value)
     var `break`: Breakage?
@@ -54,6 +58,9 @@ struct SimBoardCommand: ParsableCommand {
         spec.motor = motor == .lra ? .lra : .erm
         spec.driftPPM = driftPpm
         spec.outputLeadMs = outputLeadMs
+        if let motorFile {
+            do { spec.carry(try MotorFile.load(path: motorFile)) } catch { throw fail(error) }
+        }
         let pty: PseudoTerminal
         do { pty = try PseudoTerminal() } catch { throw fail(error) }
         if echo {

@@ -49,6 +49,17 @@ import Testing
         #expect(r.revision == "1.5")
     }
 
+    /// A sim-board process carrying a motor file (its accelerometer: capability bit 4) passes the sensor's
+    /// clauses; each sensor breakage fails its own clause and only that.
+    @Test(arguments: [("", ""), ("samples-out-of-order", "sensor.seq"), ("samples-ticks-off-by-a-batch", "sensor.clock")])
+    func aBoardWithASensorIsHeldToTheSensorClauses(breakage: String, clause: String) throws {
+        let file = repository.appendingPathComponent("hardware/motors/erm-coin-10mm.json").path
+        let r = try conform(["--motor-file", file] + (breakage.isEmpty ? [] : ["--break", breakage]), ["--only", "sensor"])
+        #expect(r.failed == (clause.isEmpty ? [] : [clause]))
+        #expect(r.status == (clause.isEmpty ? 0 : 1))
+        #expect(r.passed >= (clause.isEmpty ? 7 : 6) && r.notApplicable.isEmpty, "\(r.notApplicable)")
+    }
+
     @Test(arguments: [("failsafe-report", "failsafe.fires"), ("window-edge", "frames.window"), ("held-halved", "clock.hold")])
     func aBrokenBoardFailsTheClauseItBreaks(breakage: String, clause: String) throws {
         // The clauses of the section the fault concerns (every clause once: theSimulatedBoardPasses...).
