@@ -105,7 +105,7 @@ let package = Package(
         .executableTarget(
             name: "motorbreath",
             dependencies: [
-                "Playback", "MotorSession", "MotorControl", "BreathWeb", "BoardAccess", "SimBoard", "SerialLink", "Breath", "TimingBench", "BoardConformance", "Calibration", "Preferences", "SafeOutput", "LiveText", "Doctor",
+                "Playback", "MotorSession", "MotorControl", "BreathWeb", "BoardAccess", "SimBoard", "SerialLink", "Breath", "TimingBench", "BoardConformance", "Calibration", "Preferences", "SafeOutput", "LiveText", "Doctor", "MotorPhysics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -158,7 +158,7 @@ let package = Package(
         .testTarget(name: "ServeTests", dependencies: ["BreathWeb", "MotorControl", "MotorSession", "Breath", "TestSupport"]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["MotorSession", "MotorControl", "SimBoard", "SerialLink", "Breath", "MotorWire", "motorbreath", "TestSupport", "TimingBench", "Playback", "LiveText"]
+            dependencies: ["MotorSession", "MotorControl", "SimBoard", "SerialLink", "Breath", "MotorWire", "motorbreath", "TestSupport", "TimingBench", "Playback", "LiveText", "MotorPhysics"]
         ),
     ]
 )

@@ -51,7 +51,9 @@ public enum VibrationAnalysis {
             let from = i > 0 ? drive[i - 1].level : 0
             let inSweep = sweep.contains { d.tick >= $0.startTick && d.tick < $0.endTick }
             if d.level < 0 {
-                // A kick of any length: brake time through the kick and the off after it.
+                // A kick of any length: brake time through the kick and the off after it. A kick's later frames
+                // (a shaped breath brakes over several, each at another level) are the same kick.
+                if from < 0 { continue }
                 let before = env.mean(from: t0 - 0.02, to: t0)
                 let limit = i + 2 < drive.count ? env.time(ofTick: drive[i + 2].tick) : end
                 let (ms, n) = fallTime(env, from: t0, to: limit, reference: before.value)

@@ -3,6 +3,7 @@
 
 import ArgumentParser
 import BoardAccess
+import SafeOutput
 import MotorSession
 import Playback
 import SerialLink
@@ -27,6 +28,12 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Print JSON.")
     var json = false
 
+    @Flag(help: "Measure the motor through the board's accelerometer instead (SENSE; a board with a sensor, or sim-board --motor-file): onset, peak g, stop and brake times, the drive-to-vibration curve, and the shaping model fitted to them. About 45 s; the motor runs up to full drive.")
+    var vibration = false
+
+    @Option(help: "With --vibration: write the drive and the measured vibration against board time as SVG to this file.")
+    var svg: String?
+
     func run() throws {
         Signals.install()
         let stage = try connection.openStage(quiet: json)
@@ -37,6 +44,7 @@ struct BenchCommand: ParsableCommand {
         let options = connection.sessionOptions
         let progress = ProgressLine(label: "bench", quiet: json)
         defer { progress.finish() }  // the cursor comes back on every way out
+        if vibration { return try measureVibration(channel, options, progress) }
         let r: BenchReport
         do {
             r = try Bench.run(channel: channel, base: options, seconds: seconds,
@@ -60,5 +68,21 @@ struct BenchCommand: ParsableCommand {
         }
         if r.failsafeLatencyMs == nil || !r.failsafeMotorOff { throw fail("the failsafe did not turn the motor off") }
         if r.framesPlayed != r.framesTotal { throw fail("\(r.framesTotal - r.framesPlayed) frames were not played") }
+    }
+
+    /// --vibration: the motor measured through the board's accelerometer (VibrationBench).
+    func measureVibration(_ channel: BoardChannel, _ options: SessionOptions, _ progress: ProgressLine) throws {
+        progress.begin("vibration: steps, a brake kick, a staircase, a ramp, a 4-7-8")
+        let r: VibrationBenchResult
+        do { r = try VibrationBench.run(channel: channel, base: options, shouldStop: { progress.tick(); return Signals.pending != 0 }) } catch {
+            progress.finish()
+            throw fail(error)
+        }
+        progress.finish()
+        if r.framesPlayed < r.framesTotal && Signals.pending != 0 { throw ExitCode(Signals.exitCode) }
+        if let svg, let plot = r.svg {
+            do { let file = try OutputFile.open(svg); try file.write(plot); try file.close() } catch { throw fail(error) }
+        }
+        if json { try printJSON(r) } else { print(r.vibration.text() + "\n" + r.identifiedText) }
     }
 }

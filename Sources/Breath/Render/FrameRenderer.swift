@@ -22,6 +22,10 @@ public enum DutyResolution: String, Sendable, CaseIterable {
     /// Maps drive -1...1 to the raw value (i16 as its bit pattern) and back to the drive really output.
     @inline(__always)
     func quantize(_ d: Double) -> (raw: UInt16, drive: Double) { Quantizer(self).quantize(d) }
+
+    /// The raw value for drive `d` (-1...1; below 0 is 0 where the format cannot reverse), as the renderer
+    /// quantises it: for frames made without the renderer (a bench's stimulus).
+    public func raw(forDrive d: Double) -> UInt16 { quantize(d).raw }
 }
 
 /// One rendered frame with everything known about it.

@@ -1,0 +1,50 @@
+// `bench --vibration` as a maker runs it: a sim-board process driving a motor file's physical motor with
+// an accelerometer on it, over a real pty; the motor's figures and the fitted shaping model judged against
+// the motor file's own physics (the oracle: its equations, not the analysis under test).
+// SPDX-License-Identifier: Apache-2.0
+
+import Foundation
+@testable import MotorPhysics
+import TestSupport
+import Testing
+
+@Suite(.tags(.realTime), .serialized, .timeLimit(.minutes(10))) struct VibrationBenchTests {
+    /// The slow coin ERM (40 % slower than the renderer's default): identified within 10 % of its mechanical
+    /// time constant and start threshold, every frame played, the plot written.
+    @Test func theSlowCoinERMIsMeasuredAndIdentifiedOverAPty() throws {
+        let path = repository.appendingPathComponent("hardware/motors/erm-slow-coin.json").path
+        let physics = try #require(try MotorFile.load(path: path).erm)
+        let board = try SimBoardProcess(arguments: ["--motor-file", path])
+        defer { board.kill() }
+        let svg = FileManager.default.temporaryDirectory.appendingPathComponent("vibration-\(UUID().uuidString).svg").path
+        defer { try? FileManager.default.removeItem(atPath: svg) }
+        let r = try runMotorbreath(["bench", "--vibration", "--json", "--port", board.ptyPath, "--svg", svg], timeout: 240)
+        #expect(r.status == 0, "\(r.stderr)")
+        let report = try jsonObject(r.stdout)
+        #expect((report["frames_played"] as? Int).map { $0 > 10_000 && $0 == report["frames_total"] as? Int } == true)
+        let m = try #require(report["identified"] as? [String: Any], "\(r.stdout.prefix(400))")
+        let rise = try #require(m["riseTau"] as? Double), start = try #require(m["startThreshold"] as? Double)
+        print(String(format: "bench --vibration, erm-slow-coin over a pty: rise tau %.1f ms (the motor's %.1f ms), start %.3f (its %.3f)",
+                     rise * 1000, physics.mechanicalTau * 1000, start, physics.startDrive))
+        #expect(abs(rise / physics.mechanicalTau - 1) <= 0.10)
+        #expect(abs(start / physics.startDrive - 1) <= 0.10)
+        let vibration = try #require(report["vibration"] as? [String: Any])
+        #expect((vibration["lostSamples"] as? Int) == 0)
+        #expect((vibration["samples"] as? Int ?? 0) > 40_000, "a sample a millisecond for the stimulus's 52 s")
+        let plot = try String(contentsOfFile: svg, encoding: .utf8)
+        #expect(plot.hasPrefix("<svg") || plot.hasPrefix("<?xml"))
+    }
+
+    /// A board without a sensor is refused in one line, the motor never started.
+    @Test func aBoardWithoutASensorIsRefusedInOneLine() throws {
+        let board = try SimBoardProcess()
+        defer { board.kill() }
+        let r = try runMotorbreath(["bench", "--vibration", "--port", board.ptyPath], timeout: 60)
+        #expect(r.status == 1)
+        let errors = r.stderr.split(separator: "\n").filter { $0.hasPrefix("motorbreath:") }  // beside the progress line
+        #expect(errors.count == 1 && errors[0].contains("no vibration sensor"), "\(r.stderr)")
+    }
+}
+
+/// The repository's root (motor files, the firmware, the docs).
+let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
