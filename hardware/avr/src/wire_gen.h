@@ -8,7 +8,7 @@
 
 // Frame layout (protocol.md section 2; Wire).
 #define WIRE_VERSION 1
-#define WIRE_REVISION_MAX 4
+#define WIRE_REVISION_MAX 5
 #define WIRE_HEADER_SIZE 4
 #define WIRE_CRC_SIZE 2
 #define WIRE_MAX_PAYLOAD 240
@@ -27,12 +27,15 @@
 #define MSG_HEARTBEAT 0x07
 #define MSG_LIMITS_REQUEST 0x08
 #define MSG_REPLACE 0x09
+#define MSG_SENSE 0x0A
 #define MSG_INFO 0x81
 #define MSG_CLOCK 0x83
 #define MSG_STATUS 0x84
 #define MSG_NAK 0x85
 #define MSG_PLAYED 0x86
 #define MSG_LIMITS 0x87
+#define MSG_SENSOR 0x88
+#define MSG_SAMPLES 0x89
 
 // NAK codes (NakCode).
 #define NAK_BAD_MESSAGE 1
@@ -68,6 +71,7 @@
 #define CAP_LRA_CARRIER 0x02
 #define CAP_LIMITS 0x04
 #define CAP_REPLACE 0x08
+#define CAP_SENSOR 0x10
 #define BOARD_NAME_CAPACITY 32
 
 // Payload sizes in bytes (what MotorWire encodes).
@@ -88,5 +92,9 @@
 #define SIZE_NAK 7
 #define SIZE_PLAYED 22
 #define SIZE_LIMITS 12
+#define SIZE_SENSE 4
+#define SIZE_SENSOR 16
+#define SIZE_SAMPLES_HEADER 12
+#define SAMPLES_MAX_VALUES 114
 
 #endif

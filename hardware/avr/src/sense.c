@@ -1,0 +1,226 @@
+// Sampling the accelerometer (see sense.h).
+//
+// Timing. Sample k of a SENSE is due at start + k x interval (board ticks, interval = round(16 MHz /
+// rate)). Timer2 runs free at clk/32 (one count per 32 ticks, a wrap per 8192); its compare interrupt
+// is set to fire up to 64 ticks before the next due tick (OCR2A = TCNT2 + counts), and the handler
+// waits out the rest on the board clock, so a read starts at its due tick plus the handler's latency,
+// never before. Both timers count the one CPU clock, so the schedule cannot drift from the board clock.
+// The handler keeps interrupts off (nesting would need stack this board does not have) for at most
+// about 450 cycles (three axes): the PWM period interrupt then runs that much later, still well inside
+// its 800-cycle period, so the output and the clock (clock.c) are unaffected. A sample whose read would
+// start more than interval / 8 late (the protocol's bound) is dropped and counted in `lost`, as is one
+// the ring has no room for.
+//
+// Batches. The handler stores samples in a 64-byte ring; a full batch is entered in a queue of 4 with
+// its first sample's number and the samples lost before it. A dropped sample discards the part-filled
+// batch (its samples count as lost): a batch is always `batch` consecutive samples. The main loop sends
+// each queued batch as SAMPLES (first_tick = start + number x interval) or, when the transmit ring is
+// full, drops it and counts it in the next one's `lost`.
+// SPDX-License-Identifier: Apache-2.0
+#include <avr/interrupt.h>
+#include <avr/io.h>
+
+#include "accel.h"
+#include "board.h"
+#include "clock.h"
+#include "link.h"
+#include "reply.h"
+#include "sense.h"
+
+#define RING 64u
+#define QUEUE 4u  // a power of two
+#define SILENCE_TICKS (1000UL * (CLOCK_HZ / 1000))
+#define ARM_MAX 250u  // Timer2 counts ahead at most (8000 ticks); a longer wait re-arms on the way
+
+static struct {
+    // Set by SENSE with the interrupt off; read by both.
+    uint16_t rate;
+    uint8_t axes, batch, need, first, last;  // need: bytes per sample; first/last: axis span read
+    uint32_t interval, slack;                // slack: interval / 8
+    uint64_t start;
+    // The interrupt's.
+    uint32_t due, index, batch_first;
+    uint8_t fill, w, w_commit;
+    uint16_t lost_acc;
+    volatile uint8_t q_head;
+    // Both (the main loop changes it with interrupts off).
+    volatile uint8_t held;
+    // The main loop's.
+    uint8_t r;
+    volatile uint8_t q_tail;
+    uint16_t seq, main_lost;
+    uint32_t last_valid;
+} s;
+static uint8_t ring[RING];
+static struct {
+    uint32_t first;
+    uint8_t lost;
+} queue[QUEUE];
+
+static void timer_off(void) {
+    TIMSK2 = 0;
+    TCCR2B = 0;
+    TIFR2 = _BV(OCF2A);
+}
+
+// Fires the compare interrupt `counts` Timer2 counts from now (2 ... 255).
+static void arm(uint8_t counts) {
+    OCR2A = (uint8_t)(TCNT2 + counts);
+    TIFR2 = _BV(OCF2A);
+}
+
+static void drop(void) {
+    uint16_t n = s.lost_acc + s.fill + 1;
+    s.lost_acc = n;
+    s.held -= (uint8_t)(s.fill * s.need);
+    s.w = s.w_commit;
+    s.fill = 0;
+}
+
+static void take(void) {
+    if (s.fill == 0) s.batch_first = s.index;
+    if (s.held + s.need > RING) {
+        drop();
+        return;
+    }
+    uint8_t v[6];
+    uint8_t n = accel_read(s.first, s.last, s.axes, v);
+    for (uint8_t i = 0; i < n; i++) {
+        ring[s.w] = v[i];
+        if (++s.w == RING) s.w = 0;
+    }
+    s.held += n;
+    if (++s.fill < s.batch) return;
+    uint8_t h = s.q_head;
+    if ((uint8_t)(h - s.q_tail) == QUEUE) {  // the main loop is that far behind: this batch is lost
+        s.lost_acc += s.batch;
+        s.held -= n * s.batch;
+        s.w = s.w_commit;
+        s.fill = 0;
+        return;
+    }
+    queue[h & (QUEUE - 1)].first = s.batch_first;
+    queue[h & (QUEUE - 1)].lost = s.lost_acc > 255 ? 255 : (uint8_t)s.lost_acc;
+    s.lost_acc = 0;
+    s.w_commit = s.w;
+    s.fill = 0;
+    s.q_head = h + 1;
+}
+
+ISR(TIMER2_COMPA_vect) {
+    for (;;) {
+        int32_t d = (int32_t)(s.due - clock_now_lo());
+        if (d > 96) {
+            uint32_t c = ((uint32_t)d >> 5) - 1;
+            arm(c > ARM_MAX ? ARM_MAX : (uint8_t)c);
+            return;
+        }
+        while (d > 0) d = (int32_t)(s.due - clock_now_lo());
+        if ((uint32_t)-d > s.slack) {
+            drop();
+        } else {
+            take();
+        }
+        s.due += s.interval;
+        s.index++;
+    }
+}
+
+static void stop(void) {
+    timer_off();
+    s.rate = 0;
+    s.axes = s.batch = 0;
+    s.interval = 0;
+}
+
+static void reply_sensor(void) {
+    uint8_t *p = link_payload;
+    put16(p, s.rate);
+    p[2] = s.axes;
+    p[3] = s.batch;
+    put32(p + 4, s.interval);
+    put16(p + 8, SENSE_MAX_RATE_HZ);
+    put16(p + 10, ADXL_SCALE_UG);
+    p[12] = ADXL_RANGE_G;
+    p[13] = 1;  // part: ADXL345
+    put16(p + 14, ADXL_ODR_HZ);
+    link_send(MSG_SENSOR, SIZE_SENSOR);
+}
+
+void sense_handle(uint8_t seq, const uint8_t *p) {
+    uint16_t rate = le16(p);
+    uint8_t axes = p[2], batch = p[3];
+    if (rate) {
+        uint8_t k = (axes & 1) + (axes >> 1 & 1) + (axes >> 2 & 1);
+        if (rate > SENSE_MAX_RATE_HZ || axes == 0 || axes > 7 || batch == 0 ||
+            batch > (WIRE_MAX_PAYLOAD - SIZE_SAMPLES_HEADER) / (2 * k) || batch * 2u * k > SENSE_BATCH_BYTES) {
+            reply_nak(NAK_BAD_CONFIG, seq, MSG_SENSE, 0);  // nothing changes
+            return;
+        }
+        stop();
+        s.rate = rate;
+        s.axes = axes;
+        s.batch = batch;
+        s.need = 2 * k;
+        s.first = axes & 1 ? 0 : axes & 2 ? 1 : 2;
+        s.last = axes & 4 ? 2 : axes & 2 ? 1 : 0;
+        s.interval = (CLOCK_HZ + rate / 2) / rate;
+        s.slack = s.interval / 8;
+        s.seq = s.main_lost = s.lost_acc = 0;
+        s.fill = s.w = s.w_commit = s.r = s.held = 0;
+        s.q_head = s.q_tail = 0;
+        s.index = 0;
+        // The first sample 100 us from now: the interrupt is armed well before it.
+        s.start = clock_now() + CLOCK_HZ / 10000;
+        s.due = (uint32_t)s.start;
+        TCCR2A = 0;  // normal mode
+        TCCR2B = _BV(CS21) | _BV(CS20);  // clk/32
+        arm(2);
+        TIMSK2 = _BV(OCIE2A);
+    } else {
+        stop();
+    }
+    reply_sensor();
+}
+
+void sense_host_alive(uint32_t arrived) { s.last_valid = arrived; }
+
+bool sense_attention(void) { return s.q_head != s.q_tail; }
+
+void sense_service(void) {
+    if (!s.rate) return;
+    if ((int32_t)(clock_now_lo() - s.last_valid) > (int32_t)SILENCE_TICKS) {
+        stop();  // the host is gone
+        return;
+    }
+    while (s.q_tail != s.q_head) {
+        uint8_t t = s.q_tail & (QUEUE - 1);
+        uint8_t bytes = s.batch * s.need;
+        uint8_t *p = link_payload;
+        uint16_t lost = s.main_lost + queue[t].lost;
+        put16(p, s.seq);
+        p[2] = s.batch;
+        p[3] = lost > 255 ? 255 : (uint8_t)lost;
+        put64(p + 4, s.start + (uint64_t)queue[t].first * s.interval);
+        uint8_t r = s.r;
+        for (uint8_t i = 0; i < bytes; i++) {
+            p[SIZE_SAMPLES_HEADER + i] = ring[r];
+            if (++r == RING) r = 0;
+        }
+        s.r = r;
+        cli();
+        s.held -= bytes;
+        s.q_tail++;
+        sei();
+        if (link_send(MSG_SAMPLES, SIZE_SAMPLES_HEADER + bytes)) {
+            s.seq++;
+            s.main_lost = 0;
+        } else {
+            s.main_lost = lost + s.batch;
+        }
+    }
+}
+
+bool sense_available(void) { return accel_present; }
+
+void sense_init(void) { accel_init(); }
