@@ -38,7 +38,6 @@ bool accel_init(void) {
 
 uint8_t accel_read(uint8_t first, uint8_t last, uint8_t axes, uint8_t *out) {
     uint8_t n = 0;
-    spi_select();
     spi_transfer(ADXL_READ | ADXL_MULTI | (ADXL_DATAX0 + 2 * first));
     for (uint8_t a = first; a <= last; a++) {
         uint8_t lo = spi_transfer(0), hi = spi_transfer(0);

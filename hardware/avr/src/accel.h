@@ -33,7 +33,8 @@ extern bool accel_present;
 // measurement. Returns accel_present.
 bool accel_init(void);
 
-// Reads the data registers of axes `first` ... `last` (0 = X, 1 = Y, 2 = Z) in one transfer, storing
+// With the chip already selected (spi_select: the caller stamps the read), reads the data registers of
+// axes `first` ... `last` (0 = X, 1 = Y, 2 = Z) in one transfer, storing
 // the axes set in `axes` (bit 0 X, 1 Y, 2 Z) little-endian into out. Returns the bytes stored.
 uint8_t accel_read(uint8_t first, uint8_t last, uint8_t axes, uint8_t *out);
 

@@ -1,13 +1,14 @@
 // Sampling the accelerometer (see sense.h).
 //
 // Timing. Sample k of a SENSE is due at start + k x interval (board ticks, interval = round(16 MHz /
-// rate)). Timer2 runs free at clk/32 (one count per 32 ticks, a wrap per 8192); its compare interrupt
-// is set to fire up to 64 ticks before the next due tick (OCR2A = TCNT2 + counts), and the handler
-// waits out the rest on the board clock, so a read starts at its due tick plus the handler's latency,
+// rate)). Timer2 counts at clk/32 in CTC mode as a one-shot alarm (TCNT2 = 0, OCR2A = counts - 1; up
+// to 255 counts, 8160 ticks, a longer wait re-arms on the way), set to fire up to 63 ticks before the
+// next due tick, and the handler waits out the rest on the board clock, so a read starts at its due tick plus the handler's latency,
 // never before. Both timers count the one CPU clock, so the schedule cannot drift from the board clock.
-// The handler keeps interrupts off (nesting would need stack this board does not have) for at most
-// about 450 cycles (three axes): the PWM period interrupt then runs that much later, still well inside
-// its 800-cycle period, so the output and the clock (clock.c) are unaffected. A sample whose read would
+// The handler masks its own interrupt and runs with interrupts enabled: the PWM period interrupt and
+// the UART preempt it, so sampling never delays the output, and the clock's overflow count (clock.c)
+// never waits behind it (Timer2's compare outranks Timer1's overflow: a blocking handler of 300-500
+// cycles plus another interrupt could leave two overflows uncounted). A sample whose read would
 // start more than interval / 8 late (the protocol's bound) is dropped and counted in `lost`, as is one
 // the ring has no room for.
 //
@@ -26,6 +27,7 @@
 #include "link.h"
 #include "reply.h"
 #include "sense.h"
+#include "spi.h"
 
 #define RING 64u
 #define QUEUE 4u  // a power of two
@@ -63,10 +65,13 @@ static void timer_off(void) {
     TIFR2 = _BV(OCF2A);
 }
 
-// Fires the compare interrupt `counts` Timer2 counts from now (2 ... 255).
+// Fires the compare interrupt `counts` Timer2 counts from now, less the prescaler's phase: after 32 x
+// counts - 31 ... 32 x counts ticks (counts 2 ... 255). CTC mode, restarted from 0: a one-shot alarm.
 static void arm(uint8_t counts) {
-    OCR2A = (uint8_t)(TCNT2 + counts);
+    TCNT2 = 0;
+    OCR2A = counts - 1;
     TIFR2 = _BV(OCF2A);
+    TIMSK2 = _BV(OCIE2A);
 }
 
 static void drop(void) {
@@ -77,12 +82,22 @@ static void drop(void) {
     s.fill = 0;
 }
 
+// Reads the sample due now, unless it is already later than the bound: the check and the chip select
+// (the moment the part latches its data registers) are one step with interrupts off.
 static void take(void) {
     if (s.fill == 0) s.batch_first = s.index;
     if (s.held + s.need > RING) {
         drop();
         return;
     }
+    cli();
+    if ((uint32_t)(clock_now_lo() - s.due) > s.slack) {
+        sei();
+        drop();
+        return;
+    }
+    spi_select();
+    sei();
     uint8_t v[6];
     uint8_t n = accel_read(s.first, s.last, s.axes, v);
     for (uint8_t i = 0; i < n; i++) {
@@ -108,19 +123,17 @@ static void take(void) {
 }
 
 ISR(TIMER2_COMPA_vect) {
+    TIMSK2 = 0;  // CTC goes on matching: no second entry before arm() below
+    sei();
     for (;;) {
         int32_t d = (int32_t)(s.due - clock_now_lo());
         if (d > 96) {
-            uint32_t c = ((uint32_t)d >> 5) - 1;
+            uint32_t c = (uint32_t)d >> 5;
             arm(c > ARM_MAX ? ARM_MAX : (uint8_t)c);
             return;
         }
         while (d > 0) d = (int32_t)(s.due - clock_now_lo());
-        if ((uint32_t)-d > s.slack) {
-            drop();
-        } else {
-            take();
-        }
+        take();
         s.due += s.interval;
         s.index++;
     }
@@ -173,10 +186,9 @@ void sense_handle(uint8_t seq, const uint8_t *p) {
         // The first sample 100 us from now: the interrupt is armed well before it.
         s.start = clock_now() + CLOCK_HZ / 10000;
         s.due = (uint32_t)s.start;
-        TCCR2A = 0;  // normal mode
+        TCCR2A = _BV(WGM21);  // CTC
         TCCR2B = _BV(CS21) | _BV(CS20);  // clk/32
         arm(2);
-        TIMSK2 = _BV(OCIE2A);
     } else {
         stop();
     }

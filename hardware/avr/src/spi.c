@@ -19,7 +19,9 @@ void spi_init(void) {
 
 uint8_t spi_transfer(uint8_t out) {
     SPDR = out;
-    while (!(SPSR & _BV(SPIF))) {
+    // 32 cycles on hardware, where a master always finishes its byte; bounded (about 1000 cycles) so that
+    // a simulator with nothing on the bus cannot hang the boot.
+    for (uint8_t i = 0; i < 200 && !(SPSR & _BV(SPIF)); i++) {
     }
     return SPDR;
 }
