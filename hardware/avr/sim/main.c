@@ -35,6 +35,7 @@
 #include "pins.h"
 #include "record.h"
 #include "rx_error.h"
+#include "timer2.h"
 #include "uart_bridge.h"
 #include "watchdog.h"
 
@@ -150,7 +151,7 @@ int main(int argc, char **argv) {
     const char *pty;
     avr_register_io(avr, &bootloader_hook);
     rx_error_attach(avr, rx_error_at);
-    if (pins_attach(avr) || adxl345_attach(avr, accel) || bridge_open(avr, &pty)) {
+    if (pins_attach(avr) || timer2_attach(avr) || adxl345_attach(avr, accel) || bridge_open(avr, &pty)) {
         fprintf(stderr, "motorbreath-avr-sim: cannot set up the pins or the pty\n");
         return 1;
     }

@@ -2,10 +2,10 @@
 //
 // Timing. Sample k of a SENSE is due at start + k x interval (board ticks, interval = round(16 MHz /
 // rate)). Timer2 counts at clk/32 in CTC mode as a one-shot alarm (TCNT2 = 0, OCR2A = counts - 1; up
-// to 255 counts, 8160 ticks, a longer wait re-arms on the way), set to fire up to 63 ticks before the
-// next due tick, and the handler waits out the rest on the board clock, so a read starts at its due tick plus the handler's latency,
-// never before. Both timers count the one CPU clock, so the schedule cannot drift from the board clock.
-// The handler masks its own interrupt and runs with interrupts enabled: the PWM period interrupt and
+// to 255 counts, 8160 ticks, a longer wait re-arms on the way), set to fire EARLY ticks before the next
+// due tick, and the handler waits out the rest on the board clock: a read starts at its due tick plus
+// one clock read (about 60 cycles), never before. Both timers count the one CPU clock, so the schedule
+// cannot drift from the board clock. The handler masks its own interrupt and runs with interrupts enabled: the PWM period interrupt and
 // the UART preempt it, so sampling never delays the output, and the clock's overflow count (clock.c)
 // never waits behind it (Timer2's compare outranks Timer1's overflow: a blocking handler of 300-500
 // cycles plus another interrupt could leave two overflows uncounted). A sample whose read would
@@ -32,6 +32,10 @@
 #define RING 64u
 #define QUEUE 4u  // a power of two
 #define SILENCE_TICKS (1000UL * (CLOCK_HZ / 1000))
+// The alarm is set for EARLY ticks before the due tick: the handler's way from the match to its first
+// clock read (entry, saving registers, a busy PWM interrupt) measured 150-250 cycles in simavr; the
+// rest it waits on the board clock.
+#define EARLY 192
 #define ARM_MAX 250u  // Timer2 counts ahead at most (8000 ticks); a longer wait re-arms on the way
 
 static struct {
@@ -90,8 +94,14 @@ static void take(void) {
         drop();
         return;
     }
-    cli();
-    if ((uint32_t)(clock_now_lo() - s.due) > s.slack) {
+    uint32_t late;
+    for (;;) {  // wait for the due tick; the last check and the select with interrupts off
+        cli();
+        late = clock_now_lo() - s.due;
+        if ((int32_t)late >= 0) break;
+        sei();
+    }
+    if (late > s.slack) {
         sei();
         drop();
         return;
@@ -127,12 +137,11 @@ ISR(TIMER2_COMPA_vect) {
     sei();
     for (;;) {
         int32_t d = (int32_t)(s.due - clock_now_lo());
-        if (d > 96) {
-            uint32_t c = (uint32_t)d >> 5;
+        if (d > EARLY + 64) {
+            uint32_t c = ((uint32_t)d - EARLY) >> 5;
             arm(c > ARM_MAX ? ARM_MAX : (uint8_t)c);
             return;
         }
-        while (d > 0) d = (int32_t)(s.due - clock_now_lo());
         take();
         s.due += s.interval;
         s.index++;
