@@ -2,17 +2,17 @@
 //
 // Timing. Sample k of a SENSE is due at start + k x interval (board ticks, interval = round(16 MHz /
 // rate)). Timer2 counts at clk/32 in CTC mode as a one-shot alarm (TCNT2 = 0, OCR2A = counts - 1; up
-// to 255 counts, 8160 ticks, a longer wait re-arms on the way), set to fire EARLY ticks before the next
-// due tick, and the handler waits out the rest on the board clock: a read starts at its due tick plus
-// one clock read (about 60 cycles), never before. Both timers count the one CPU clock, so the schedule
-// cannot drift from the board clock. The handler masks its own interrupt and runs with interrupts enabled: the PWM period interrupt and
-// the UART preempt it, so sampling never delays the output, and the clock's overflow count (clock.c)
-// never waits behind it (Timer2's compare outranks Timer1's overflow: a blocking handler of 300-500
-// cycles plus another interrupt could leave two overflows uncounted). A sample whose read would
-// start more than interval / 8 late (the protocol's bound) is dropped and counted in `lost`, as is one
-// the ring has no room for.
+// to 255 counts, 8160 ticks; a longer wait re-arms on the way), set to fire EARLY ticks before the next
+// due tick, about the handler's latency: the read starts near the due tick, early or late (measured by
+// test/sense_sim_test.py), and is dropped if it would be later than the bound (interval / 8), as is
+// one the ring has no room for; both are counted in `lost`. Both timers count the one CPU clock, so the
+// schedule cannot drift from the board clock. The handler masks its own interrupt and runs with
+// interrupts enabled: the PWM period interrupt and the UART preempt it, so it never holds up the
+// output, and the clock's overflow count (clock.c) never waits behind it (Timer2's compare outranks
+// Timer1's overflow: a blocking handler of 300-500 cycles plus another interrupt could leave two
+// overflows uncounted).
 //
-// Batches. The handler stores samples in a 64-byte ring; a full batch is entered in a queue of 4 with
+// Batches. The handler stores samples in a 48-byte ring; a full batch is entered in a queue of 2 with
 // its first sample's number and the samples lost before it. A dropped sample discards the part-filled
 // batch (its samples count as lost): a batch is always `batch` consecutive samples. The main loop sends
 // each queued batch as SAMPLES (first_tick = start + number x interval) or, when the transmit ring is
@@ -29,13 +29,14 @@
 #include "sense.h"
 #include "spi.h"
 
-#define RING 64u
-#define QUEUE 4u  // a power of two
+#define RING 48u
+#define QUEUE 2u  // a power of two
 #define SILENCE_TICKS (1000UL * (CLOCK_HZ / 1000))
-// The alarm is set for EARLY ticks before the due tick: the handler's way from the match to its first
-// clock read (entry, saving registers, a busy PWM interrupt) measured 150-250 cycles in simavr; the
-// rest it waits on the board clock.
-#define EARLY 192
+// The alarm is set for EARLY ticks before the due tick, the handler's way from the match to its chip
+// select (entry, saving registers, one clock read): with 128, reads came 99-308 ticks after the due
+// tick in simavr (3200/s). (An earlier version also waited on the clock for the due tick: never early, but three clock
+// reads a sample; the CPU time it took delayed frames while playing 1000 frames/s.)
+#define EARLY 224
 #define ARM_MAX 250u  // Timer2 counts ahead at most (8000 ticks); a longer wait re-arms on the way
 
 static struct {
@@ -86,22 +87,12 @@ static void drop(void) {
     s.fill = 0;
 }
 
-// Reads the sample due now, unless it is already later than the bound: the check and the chip select
-// (the moment the part latches its data registers) are one step with interrupts off.
-static void take(void) {
+// Reads the sample due `d` ticks from now (negative: past), unless that is already later than the
+// bound. Called with interrupts off: the clock read, the check and the chip select (the moment the part
+// latches its data registers) are one step.
+static void take(int32_t d) {
     if (s.fill == 0) s.batch_first = s.index;
-    if (s.held + s.need > RING) {
-        drop();
-        return;
-    }
-    uint32_t late;
-    for (;;) {  // wait for the due tick; the last check and the select with interrupts off
-        cli();
-        late = clock_now_lo() - s.due;
-        if ((int32_t)late >= 0) break;
-        sei();
-    }
-    if (late > s.slack) {
+    if (s.held + s.need > RING || -d > (int32_t)s.slack) {
         sei();
         drop();
         return;
@@ -136,13 +127,16 @@ ISR(TIMER2_COMPA_vect) {
     TIMSK2 = 0;  // CTC goes on matching: no second entry before arm() below
     sei();
     for (;;) {
+        // Re-armed with interrupts off, up to the return: an interrupt between arm() and the return
+        // could outlast a short alarm and enter this handler again, on top of itself.
+        cli();
         int32_t d = (int32_t)(s.due - clock_now_lo());
-        if (d > EARLY + 64) {
+        if (d >= EARLY + 64) {
             uint32_t c = ((uint32_t)d - EARLY) >> 5;
             arm(c > ARM_MAX ? ARM_MAX : (uint8_t)c);
             return;
         }
-        take();
+        take(d);
         s.due += s.interval;
         s.index++;
     }
