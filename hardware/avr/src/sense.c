@@ -30,6 +30,9 @@
 #include "spi.h"
 
 #define RING 48u
+_Static_assert(RING >= SENSE_BATCH_BYTES + 16, "the ring holds a batch and 2.5 ms of one axis at 3200/s");
+_Static_assert(SIZE_SAMPLES_HEADER + SENSE_BATCH_BYTES <= LINK_TX_MAX_PAYLOAD && SIZE_SENSOR <= LINK_TX_MAX_PAYLOAD,
+               "SAMPLES or SENSOR does not fit the link's transmit buffer");
 #define QUEUE 2u  // a power of two
 #define SILENCE_TICKS (1000UL * (CLOCK_HZ / 1000))
 // The alarm is set for EARLY ticks before the due tick, the handler's way from the match to its chip
