@@ -8,11 +8,13 @@
 // one the ring has no room for; both are counted in `lost`. Both timers count the one CPU clock, so the
 // schedule cannot drift from the board clock. The handler masks its own interrupt and runs with
 // interrupts enabled: the PWM period interrupt and the UART preempt it, so it never holds up the
-// output, and the clock's overflow count (clock.c) never waits behind it (Timer2's compare outranks
-// Timer1's overflow: a blocking handler of 300-500 cycles plus another interrupt could leave two
-// overflows uncounted).
+// output, and the clock's overflow count (clock.c) never waits behind it: Timer2's compare outranks
+// Timer1's overflow, and a clock read is exact only while an uncounted overflow is under 400 cycles old
+// (clock.c, step 3); a handler blocking for its 300-500 cycles broke that (measured: reads judged
+// 750 ticks late, every batch dropped). The price is stack: the overflow interrupt's output path nests
+// on this handler on top of the main loop (sense.h).
 //
-// Batches. The handler stores samples in a 48-byte ring; a full batch is entered in a queue of 2 with
+// Batches. The handler stores samples in a 32-byte ring; a full batch is entered in a queue of 2 with
 // its first sample's number and the samples lost before it. A dropped sample discards the part-filled
 // batch (its samples count as lost): a batch is always `batch` consecutive samples. The main loop sends
 // each queued batch as SAMPLES (first_tick = start + number x interval) or, when the transmit ring is
@@ -29,16 +31,17 @@
 #include "sense.h"
 #include "spi.h"
 
-#define RING 48u
-_Static_assert(RING >= SENSE_BATCH_BYTES + 16, "the ring holds a batch and 2.5 ms of one axis at 3200/s");
+#define RING 32u
+_Static_assert(RING >= SENSE_BATCH_BYTES + 8, "the ring holds a batch and 1.25 ms of one axis at 3200/s");
 _Static_assert(SIZE_SAMPLES_HEADER + SENSE_BATCH_BYTES <= LINK_TX_MAX_PAYLOAD && SIZE_SENSOR <= LINK_TX_MAX_PAYLOAD,
                "SAMPLES or SENSOR does not fit the link's transmit buffer");
 #define QUEUE 2u  // a power of two
 #define SILENCE_TICKS (1000UL * (CLOCK_HZ / 1000))
 // The alarm is set for EARLY ticks before the due tick, the handler's way from the match to its chip
 // select (entry, saving registers, one clock read): with 128, reads came 99-308 ticks after the due
-// tick in simavr (3200/s). (An earlier version also waited on the clock for the due tick: never early, but three clock
-// reads a sample; the CPU time it took delayed frames while playing 1000 frames/s.)
+// tick in simavr (3200/s); with 224, -13 ... +119. (An earlier version also waited on the clock for
+// the due tick: never early, but three clock reads a sample, and the CPU time delayed frames while
+// playing 1000 frames/s.)
 #define EARLY 224
 #define ARM_MAX 250u  // Timer2 counts ahead at most (8000 ticks); a longer wait re-arms on the way
 
@@ -102,7 +105,7 @@ static void take(int32_t d) {
     }
     spi_select();
     sei();
-    uint8_t v[6];
+    static uint8_t v[6];  // static: off the stack the nested interrupts share (this cannot re-enter)
     uint8_t n = accel_read(s.first, s.last, s.axes, v);
     for (uint8_t i = 0; i < n; i++) {
         ring[s.w] = v[i];

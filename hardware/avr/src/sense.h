@@ -9,12 +9,13 @@
 
 #include "wire_gen.h"
 
-// The most sample bytes one SAMPLES carries from this board: its 2 KB of RAM hold a 48-byte sample ring
-// (a batch plus 16 bytes, 2.5 ms of one axis at 3200/s, while the main loop is busy), not the
-// protocol's 228: the stack needs the rest (the sampling interrupt nests the PWM period interrupt on top
-// of the main loop, 215 B measured). A batch over it gets NAK bad_config like one over the protocol's
-// limit: at most 16 samples of one axis, 8 of two, 5 of three.
-#define SENSE_BATCH_BYTES 32u
+// The most sample bytes one SAMPLES carries from this board: its 2 KB of RAM hold a 32-byte sample ring
+// (a batch plus 8 bytes, 1.25 ms of one axis at 3200/s, while the main loop is busy), not the
+// protocol's 228: the stack needs the rest (the sampling interrupt runs with interrupts on, so the PWM
+// period interrupt's output path nests on it on top of the main loop: 205 of the 206 bytes the `lra`
+// build had with a 48-byte ring). A batch over it gets NAK bad_config like one over the protocol's
+// limit: at most 12 samples of one axis, 6 of two, 4 of three.
+#define SENSE_BATCH_BYTES 24u
 #define SENSE_MAX_RATE_HZ 3200u  // the ADXL345's highest output data rate
 
 // Whether the board has its sensor (boot found an ADXL345): INFO capability bit 4, SENSE taken.

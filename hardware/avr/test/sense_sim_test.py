@@ -198,7 +198,7 @@ def keep_alive(b, seconds, every=0.1):
     return out
 
 
-def test_stream(build, rate=3200, axes=1, batch=16, accel="sine", seconds=1.0):
+def test_stream(build, rate=3200, axes=1, batch=12, accel="sine", seconds=1.0):
     b = Board(build, accel)
     b.send(MSG["HELLO"])
     t, info = b.wait_for(MSG["INFO"])
@@ -228,16 +228,16 @@ def test_refusals(build):
     b = Board(build, "sine")
     for payload, code in ((sense(3201, 1, 1), NAK_BAD_CONFIG), (sense(100, 0, 1), NAK_BAD_CONFIG),
                           (sense(100, 8, 1), NAK_BAD_CONFIG), (sense(100, 1, 0), NAK_BAD_CONFIG),
-                          (sense(100, 1, 17), NAK_BAD_CONFIG), (sense(100, 7, 6), NAK_BAD_CONFIG),
+                          (sense(100, 1, 13), NAK_BAD_CONFIG), (sense(100, 7, 5), NAK_BAD_CONFIG),
                           (sense(100, 1, 1) + b"\0", NAK_BAD_MESSAGE)):
         b.send(MSG["SENSE"], payload)
         t, p = b.wait_for(MSG["SENSOR"])
         check(t == MSG["NAK"] and p[0] == code and p[2] == MSG["SENSE"], f"SENSE {payload.hex()}: got {t:#x} {p.hex()}")
-    b.send(MSG["SENSE"], sense(100, 7, 5))
+    b.send(MSG["SENSE"], sense(100, 7, 4))
     t, p = b.wait_for(MSG["SENSOR"])
-    check(t == MSG["SENSOR"], f"SENSE 100/s 3 axes batch 5 refused: {p.hex()}")
+    check(t == MSG["SENSOR"], f"SENSE 100/s 3 axes batch 4 refused: {p.hex()}")
     b.close()
-    print("  refusals: rate over 3200, axes 0 and 8, batch 0, over this board's 32 bytes, wrong size")
+    print("  refusals: rate over 3200, axes 0 and 8, batch 0, over this board's 24 bytes, wrong size")
 
 
 def test_no_part(build):
@@ -267,7 +267,7 @@ def test_silence(build):
     print(f"  silence: the last batch ends {span * 1000:.0f} ms after SENSE (1000 ms rule); {time.monotonic() - sent:.1f} s waited")
 
 
-def test_playing(build, rate=3200, axes=1, batch=16, seconds=2.0):
+def test_playing(build, rate=3200, axes=1, batch=12, seconds=2.0):
     """1000 frames/s (u8, a ramp) with sampling: PLAYED reports no late frame, STATUS no underrun."""
     b = Board(build, "motor")
     b.send(MSG["CONFIGURE"], (1000).to_bytes(2, "little") + bytes([1]) + (500).to_bytes(2, "little") +
@@ -315,10 +315,10 @@ def test_playing(build, rate=3200, axes=1, batch=16, seconds=2.0):
     print(line + f"; MCU busy {busy_share(b.stderr):.1f} %")
 
 
-TESTS = dict(stream=lambda d: test_stream(d, batch=16), stream3=lambda d: test_stream(d, axes=7, batch=5),
-             stream_slow=lambda d: test_stream(d, rate=1600, axes=4, batch=16),
+TESTS = dict(stream=lambda d: test_stream(d, batch=12), stream3=lambda d: test_stream(d, rate=1600, axes=7, batch=4),
+             stream_slow=lambda d: test_stream(d, rate=1600, axes=4, batch=12),
              refusals=test_refusals, no_part=test_no_part, silence=test_silence,
-             playing=lambda d: test_playing(d, rate=1600, batch=16), playing3=lambda d: test_playing(d, rate=800, axes=7, batch=5),
+             playing=lambda d: test_playing(d, rate=1600, batch=12), playing3=lambda d: test_playing(d, rate=800, axes=7, batch=4),
              playing_base=lambda d: test_playing(d, rate=0))
 
 if __name__ == "__main__":
