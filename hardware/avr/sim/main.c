@@ -2,7 +2,7 @@
 // new pseudo-terminal and the PWM pins recorded.
 //
 //   motorbreath-avr-sim --elf build/erm/motorbreath-avr.elf [--record FILE] [--fast] [--keep-nice]
-//                       [--old-bootloader] [--rx-error-at N]
+//                       [--old-bootloader] [--rx-error-at N] [--accel none|sine|motor]
 //
 // Prints the pty path as the first line on stdout (give it to motorbreath --port), then runs until
 // SIGTERM, SIGINT or SIGHUP (or its parent dies), finishing the record file and printing on stderr how
@@ -13,7 +13,9 @@
 // every 16 ms until unplugged. The harness records `bootloop` and stops running the firmware: the pins
 // are inputs (low), the UART silent. Without the option a reset starts the firmware at once, as Optiboot
 // (Uno, new Nano) does; the firmware's .init3 code then turns the watchdog off. --rx-error-at N: the Nth
-// byte the firmware reads from the UART comes with a framing error (FE0; rx_error.c).
+// byte the firmware reads from the UART comes with a framing error (FE0; rx_error.c). --accel puts an
+// emulated ADXL345 on the SPI port (adxl345.h): `sine` a fixed 175 Hz waveform, `motor` one that follows
+// the duty at D9 like an ERM; without it (`none`) the bus has no part and the firmware clears bit 4.
 // SPDX-License-Identifier: Apache-2.0
 #define _GNU_SOURCE
 #include <inttypes.h>
@@ -29,9 +31,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "adxl345.h"
 #include "pins.h"
 #include "record.h"
 #include "rx_error.h"
+#include "timer2.h"
 #include "uart_bridge.h"
 #include "watchdog.h"
 
@@ -73,7 +77,7 @@ static void on_reset(avr_io_t *io) {
 static avr_io_t bootloader_hook = {.kind = "motorbreath-bootloader", .reset = on_reset};
 
 static void usage(void) {
-    fprintf(stderr, "usage: motorbreath-avr-sim --elf FIRMWARE.elf [--record FILE] [--fast] [--keep-nice] [--old-bootloader] [--rx-error-at N]\n");
+    fprintf(stderr, "usage: motorbreath-avr-sim --elf FIRMWARE.elf [--record FILE] [--fast] [--keep-nice] [--old-bootloader] [--rx-error-at N] [--accel none|sine|motor]\n");
     exit(2);
 }
 
@@ -91,6 +95,7 @@ int main(int argc, char **argv) {
     const char *elf = NULL, *rec = NULL;
     int fast = 0, keep_nice = 0;
     unsigned rx_error_at = 0;
+    int accel = ACCEL_NONE;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--elf") && i + 1 < argc) elf = argv[++i];
         else if (!strcmp(argv[i], "--record") && i + 1 < argc) rec = argv[++i];
@@ -98,7 +103,13 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--keep-nice")) keep_nice = 1;
         else if (!strcmp(argv[i], "--old-bootloader")) old_bootloader = 1;
         else if (!strcmp(argv[i], "--rx-error-at") && i + 1 < argc) rx_error_at = (unsigned)atoi(argv[++i]);
-        else usage();
+        else if (!strcmp(argv[i], "--accel") && i + 1 < argc) {
+            const char *a = argv[++i];
+            if (!strcmp(a, "none")) accel = ACCEL_NONE;
+            else if (!strcmp(a, "sine")) accel = ACCEL_SINE;
+            else if (!strcmp(a, "motor")) accel = ACCEL_MOTOR;
+            else usage();
+        } else usage();
     }
     if (!elf) usage();
 
@@ -140,7 +151,7 @@ int main(int argc, char **argv) {
     const char *pty;
     avr_register_io(avr, &bootloader_hook);
     rx_error_attach(avr, rx_error_at);
-    if (pins_attach(avr) || bridge_open(avr, &pty)) {
+    if (pins_attach(avr) || timer2_attach(avr) || adxl345_attach(avr, accel) || bridge_open(avr, &pty)) {
         fprintf(stderr, "motorbreath-avr-sim: cannot set up the pins or the pty\n");
         return 1;
     }

@@ -210,3 +210,11 @@ int pins_attach(avr_t *avr) {
     update_pin(1, avr->cycle);
     return 0;
 }
+
+double pins_duty(int c) {
+    if (!connected(c)) return m.level[c] > 0;
+    uint16_t top = reg16(ICR1L_);
+    if (m.ocr[c] >= top) return com(c) == 2;  // no compare match: a constant level
+    double high = com(c) == 3 ? top - m.ocr[c] : m.ocr[c] + 1;
+    return high / (top + 1);
+}

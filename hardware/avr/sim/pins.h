@@ -9,4 +9,8 @@
 // Hooks Timer1's and port B's registers. Call after avr_init, before running.
 int pins_attach(avr_t *avr);
 
+// The share of the current PWM period pin OC1A (c = 0) or OC1B (1) is high, from the compare value in
+// force: what the emulated accelerometer's motor runs on.
+double pins_duty(int c);
+
 #endif

@@ -30,6 +30,15 @@ void record_bytes(const char *kind, uint64_t cycle, const uint8_t *bytes, int n)
     fputc('\n', out);
 }
 
+void record_spi(uint64_t cycle, const uint8_t *mosi, const uint8_t *miso, int n) {
+    if (!out) return;
+    fprintf(out, "spi %" PRIu64 " ", cycle);
+    for (int i = 0; i < n; i++) fprintf(out, "%02x", mosi[i]);
+    fputc(' ', out);
+    for (int i = 0; i < n; i++) fprintf(out, "%02x", miso[i]);
+    fputc('\n', out);
+}
+
 void record_wall(uint64_t cycle, uint64_t ns) {
     if (out) fprintf(out, "w %" PRIu64 " %" PRIu64 "\n", cycle, ns);
 }

@@ -7,6 +7,8 @@
 //   tx <cycle> <hex>      a frame the firmware transmitted (delimiter included), at its last byte
 //   t0 <cycle>            the first byte of the next `tx` frame left the UART at this cycle
 //   reset <cycle>         the MCU restarted (watchdog)
+//   spi <cycle> <mosi> <miso>  one SPI transfer with the accelerometer's chip select (PB0) low, from the
+//                         cycle it went low: the bytes the firmware sent and those it got back, in hex
 //   w <cycle> <ns>        the simulation reached this cycle at this CLOCK_MONOTONIC time (every 10 ms,
 //                         and every 100 us while it is catching up after falling behind)
 //
@@ -21,6 +23,7 @@ int record_open(const char *path);  // 0 on success; a NULL path records nothing
 void record_line(const char *kind, uint64_t cycle, int value);  // value < 0: none
 void record_wall(uint64_t cycle, uint64_t ns);
 void record_bytes(const char *kind, uint64_t cycle, const uint8_t *bytes, int n);
+void record_spi(uint64_t cycle, const uint8_t *mosi, const uint8_t *miso, int n);
 void record_flush(void);
 void record_close(void);
 

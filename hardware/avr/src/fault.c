@@ -33,8 +33,8 @@ static uint16_t *const guard = (uint16_t *)&__heap_start;
 // Before main, before .data and .bss are set up, first thing after the stack pointer: a watchdog reset
 // leaves the watchdog running (WDRF keeps WDE set), at its shortest timeout; clearing WDRF and then the
 // watchdog's enable (the datasheet's order) turns it off before anything slow happens. Then the reset
-// state of what a restart (fault_restart) may have left running: Timer1 stopped and its interrupts off,
-// the drive pins low inputs, USART0 off, sleep off. Then the free RAM is painted, so that the simulator
+// state of what a restart (fault_restart) may have left running: Timer1 and Timer2 stopped and their
+// interrupts off, SPI off, the drive pins low inputs, USART0 off, sleep off. Then the free RAM is painted, so that the simulator
 // harness (or a debugger) can see how deep the stack has ever reached: the stack is still empty here.
 void fault_early(void) __attribute__((naked, used, section(".init3")));
 void fault_early(void) {
@@ -44,6 +44,10 @@ void fault_early(void) {
     TCCR1A = 0;
     TIMSK1 = 0;
     TIFR1 = _BV(ICF1) | _BV(OCF1B) | _BV(OCF1A) | _BV(TOV1);
+    TCCR2B = 0;  // the accelerometer's alarm (sense.c) and the SPI port (spi.c)
+    TIMSK2 = 0;
+    TIFR2 = _BV(OCF2B) | _BV(OCF2A) | _BV(TOV2);
+    SPCR = 0;
     PORTB = 0;
     DDRB = 0;
     UCSR0B = 0;

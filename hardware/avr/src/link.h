@@ -30,7 +30,9 @@ extern uint16_t link_crc_errors, link_other_errors, link_tx_dropped;
 // ring cannot take the whole frame (a host flooding the board with requests draws more reply bytes than
 // the line carries), the message is dropped instead: waiting would stall the main loop, and with it the
 // motor's schedule. A lost reply is what a host must survive on any serial line anyway.
-#define LINK_TX_MAX_PAYLOAD 56  // INFO with a name of up to 28 characters; every other message is smaller
+// INFO with a name of up to 28 characters; every other message is smaller (SAMPLES from this board: 12 +
+// 32 bytes at most, sense.h).
+#define LINK_TX_MAX_PAYLOAD 56
 _Static_assert(LINK_TX_MAX_PAYLOAD >= SIZE_STATUS && LINK_TX_MAX_PAYLOAD >= SIZE_PLAYED, "reply too big");
 extern uint8_t link_tx_frame[WIRE_HEADER_SIZE + LINK_TX_MAX_PAYLOAD + WIRE_CRC_SIZE];
 #define link_payload (link_tx_frame + WIRE_HEADER_SIZE)

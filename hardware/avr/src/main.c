@@ -14,11 +14,13 @@
 #include "proto.h"
 #include "pwm.h"
 #include "reply.h"
+#include "sense.h"
 #include "uart.h"
 
 int main(void) {
     pwm_init();  // outputs at 0 % before anything else; starts the board clock
     uart_init();
+    sense_init();  // the accelerometer, if one answers (capability bit 4)
     fault_init();
     set_sleep_mode(SLEEP_MODE_IDLE);
     sei();
@@ -29,10 +31,11 @@ int main(void) {
         bool got = link_receive(&m);
         if (got) proto_handle(&m);
         play_service(got);
+        sense_service();
         uint8_t since = out_bottoms;
         for (;;) {
             cli();
-            if (uart_rx_ready() || out_attention() || (uint8_t)(out_bottoms - since) >= 16) break;
+            if (uart_rx_ready() || out_attention() || sense_attention() || (uint8_t)(out_bottoms - since) >= 16) break;
             sleep_enable();
             sei();  // the instruction after SEI runs before any interrupt: no wake-up is missed
             sleep_cpu();

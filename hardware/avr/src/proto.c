@@ -8,6 +8,7 @@
 #include "play.h"
 #include "proto.h"
 #include "reply.h"
+#include "sense.h"
 
 // Whether the payload has exactly the size its type prescribes (FRAMES: from its own format and count,
 // 1 ... 234 u8 or 1 ... 117 16-bit values, no i16 -32768).
@@ -17,6 +18,7 @@ static bool payload_ok(const message *m) {
     case MSG_HELLO: return m->len == SIZE_HELLO || m->len == SIZE_HELLO_REVISION;  // revision 1.2: an optional host_revision byte
     case MSG_HEARTBEAT: return m->len == SIZE_HEARTBEAT;
     case MSG_LIMITS_REQUEST: return m->len == SIZE_LIMITS_REQUEST;
+    case MSG_SENSE: return m->len == SIZE_SENSE;
     case MSG_CONFIGURE: return m->len == SIZE_CONFIGURE;
     case MSG_CLOCK_REQUEST: return m->len == SIZE_CLOCK_REQUEST;
     case MSG_STOP: return m->len == SIZE_STOP;
@@ -52,7 +54,8 @@ static void frames(const message *m) {
 
 void proto_handle(const message *m) {
     const uint8_t *p = m->payload;
-    if (m->type == 0 || m->type > MSG_LIMITS_REQUEST) {  // REPLACE (capability bit 3) is not taken here
+    // REPLACE (capability bit 3) is not taken here; SENSE (bit 4) only with an accelerometer found at boot.
+    if (m->type == 0 || (m->type > MSG_LIMITS_REQUEST && !(m->type == MSG_SENSE && sense_available()))) {
         link_other_errors++;
         reply_nak(NAK_UNKNOWN_TYPE, m->seq, m->type, m->type);
         return;
@@ -63,12 +66,14 @@ void proto_handle(const message *m) {
         return;
     }
     play_valid_message(m->arrived);  // feeds the failsafe, even if what follows refuses it
+    sense_host_alive(m->arrived);    // and keeps sampling going
     refusal r = {0, 0};
     switch (m->type) {
     case MSG_HELLO: reply_info(m->len == 1); return;
     case MSG_HEARTBEAT: break;
     case MSG_CLOCK_REQUEST: reply_clock(le32(p), clock_now()); return;
     case MSG_LIMITS_REQUEST: reply_limits(clock_now()); return;
+    case MSG_SENSE: sense_handle(m->seq, p); return;
     case MSG_FRAMES: frames(m); return;
     case MSG_CONFIGURE: {
         stream_config c = {le16(p), p[2], le16(p + 3), le16(p + 5), p[7], le16(p + 8)};

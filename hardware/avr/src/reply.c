@@ -10,6 +10,7 @@
 #include "output.h"
 #include "play.h"
 #include "reply.h"
+#include "sense.h"
 #include "uart.h"
 #include "uid.h"
 
@@ -33,7 +34,7 @@ void reply_info(bool announce) {
     p[3] = FW_PATCH;
     p[4] = MOTOR_KIND;
     p[5] = PWM_BITS;
-    p[6] = CAPABILITIES;
+    p[6] = CAPABILITIES | (sense_available() ? CAP_SENSOR : 0);
     put16(p + 7, FRAME_CAPACITY);
     put16(p + 9, MIN_FRAME_RATE);
     put16(p + 11, MAX_FRAME_RATE);

@@ -53,6 +53,20 @@ enum MotorDrive {
 /// BoardCore's view of the motor: levels are applied when the core hands them over (it does so at
 /// their tick, since the firmware runs with no output lead).
 struct FirmwarePort: MotorPort {
+    /// The accelerometer on SPI1 (Adxl345.swift), looked for once, when the port is made at boot. QEMU's
+    /// netduinoplus2 has nothing on SPI1: DEVID reads 0 there, and capability bit 4 stays clear.
+    var accel: Adxl345<Spi1Bus>
+    let hasAccel: Bool
+
+    init() {
+        var a = Adxl345(bus: Spi1Bus())
+        hasAccel = a.start(pclk2Hz: Board.pclk2Hz)
+        accel = a
+    }
+
+    var sensor: SensorDescription? { hasAccel ? Adxl345<Spi1Bus>.description : nil }
+    mutating func readSensor(at tick: UInt64) -> SensorSample { accel.read() }
+
     mutating func schedule(level: Int16, at tick: UInt64) { MotorDrive.set(level) }
     mutating func off(at tick: UInt64) { MotorDrive.off() }
 }
