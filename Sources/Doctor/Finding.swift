@@ -30,3 +30,11 @@ public struct DoctorReport: Sendable, Codable {
         self.findings = findings
     }
 }
+
+extension DoctorReport {
+    /// Each finding and its fix on two lines, or that there is nothing to fix and what was checked.
+    public var text: String {
+        if findings.isEmpty { return "nothing to fix (\(ports.isEmpty ? "no board plugged in" : ports.joined(separator: ", ")))" }
+        return findings.map { "✗ \($0.problem)\n  fix: \($0.fix)" }.joined(separator: "\n")
+    }
+}

@@ -72,17 +72,14 @@ struct BenchCommand: ParsableCommand {
 
     /// --vibration: the motor measured through the board's accelerometer (VibrationBench).
     func measureVibration(_ channel: BoardChannel, _ options: SessionOptions, _ progress: ProgressLine) throws {
+        let file: OutputFile?
+        do { file = try svg.map(OutputFile.open) } catch { throw fail(error) }  // refused before the motor runs
         progress.begin("vibration: steps, a brake kick, a staircase, a ramp, a 4-7-8")
         let r: VibrationBenchResult
-        do { r = try VibrationBench.run(channel: channel, base: options, shouldStop: { progress.tick(); return Signals.pending != 0 }) } catch {
-            progress.finish()
-            throw fail(error)
-        }
+        do { r = try VibrationBench.run(channel: channel, base: options, shouldStop: { progress.tick(); return Signals.pending != 0 }) } catch { progress.finish(); throw fail(error) }
         progress.finish()
         if r.framesPlayed < r.framesTotal && Signals.pending != 0 { throw ExitCode(Signals.exitCode) }
-        if let svg, let plot = r.svg {
-            do { let file = try OutputFile.open(svg); try file.write(plot); try file.close() } catch { throw fail(error) }
-        }
+        do { if let file, let plot = r.svg { try file.write(plot); try file.close() } } catch { throw fail(error) }
         if json { try printJSON(r) } else { print(r.vibration.text() + "\n" + r.identifiedText) }
     }
 }

@@ -26,12 +26,8 @@ struct DoctorCommand: ParsableCommand {
         let doctor = Doctor(machine: .current)
         let ports = ports.isEmpty ? doctor.presentPorts : ports
         let findings = doctor.examine(ports: ports)
-        if json {
-            try printJSON(DoctorReport(ports: ports, findings: findings))
-        } else {
-            for f in findings { print("✗ \(f.problem)\n  fix: \(f.fix)") }
-            if findings.isEmpty { print("nothing to fix (\(ports.isEmpty ? "no board plugged in" : ports.joined(separator: ", ")))") }
-        }
+        let report = DoctorReport(ports: ports, findings: findings)
+        if json { try printJSON(report) } else { print(report.text) }
         if !findings.isEmpty { throw ExitCode(1) }
     }
 }

@@ -58,9 +58,7 @@ struct SimBoardCommand: ParsableCommand {
         spec.motor = motor == .lra ? .lra : .erm
         spec.driftPPM = driftPpm
         spec.outputLeadMs = outputLeadMs
-        if let motorFile {
-            do { spec.carry(try MotorFile.load(path: motorFile)) } catch { throw fail(error) }
-        }
+        if let motorFile { do { spec.carry(try MotorFile.load(path: motorFile)) } catch { throw fail(error) } }
         let pty: PseudoTerminal
         do { pty = try PseudoTerminal() } catch { throw fail(error) }
         if echo {

@@ -26,16 +26,17 @@ final class LevelFrames: FrameSource {
 /// The vibration bench's session: plays a `Stimulus` (MotorPhysics: steps, a brake kick, a staircase, a ramp,
 /// a breath) on the board as raw levels, every frame reported, while the board samples its accelerometer
 /// (SENSE), and returns the recording: the samples and the drive the board reported playing, both on its
-/// clock. An ERM is sampled on x and y at 1000/s (its vector turns in that plane), an LRA on z at 1600/s:
-/// each inside 115200 baud's board-to-host budget (protocol.md, SENSE).
+/// clock. An ERM is sampled on x and y at 1000/s (its vector turns in that plane) in batches of 6, an LRA on
+/// z at 1600/s in batches of 12: 24 sample bytes a batch, what the ATmega328P board holds; 7 300 and 5 900
+/// bytes/s with a PLAYED every 25 frames, inside 115200 baud's 11 520 (protocol.md, SENSE).
 ///
 ///     let recording = try VibrationBench.record(channel: channel, stimulus: Stimulus.bench(for: .erm, motor: file))
 ///     print(VibrationAnalysis.analyse(recording, kind: .erm).text())
 public enum VibrationBench {
     /// The sampling a bench asks of a board with this motor kind.
     public static func sensing(for kind: MotorFile.Kind) -> SensingRequest {
-        kind == .lra ? SensingRequest(rateHz: 1600, axes: Sense.axisZ, batch: 16)
-            : SensingRequest(rateHz: 1000, axes: Sense.axisX | Sense.axisY, batch: 16)
+        kind == .lra ? SensingRequest(rateHz: 1600, axes: Sense.axisZ, batch: 12)
+            : SensingRequest(rateHz: 1000, axes: Sense.axisX | Sense.axisY, batch: 6)
     }
 
     /// Plays `stimulus` on `channel`'s board (which must have a sensor: INFO capability bit 4) and records.
@@ -45,7 +46,7 @@ public enum VibrationBench {
         var options = base
         options.frameRate = stimulus.frameRate
         options.allowReverse = true
-        options.reportEvery = 1
+        options.reportEvery = 25  // the drive timeline needs PLAYED's ticks, not a report per frame
         let prepared = try channel.prepare(options: options)
         guard prepared.info.capabilitySet.contains(.sensor) else {
             throw SessionError.incompatible("it has no vibration sensor (INFO capability bit 4): wire an ADXL345 (hardware/), or run sim-board --motor-file F")
