@@ -56,17 +56,7 @@ extension Play {
     /// "board: ..., ERM, drive ceiling ..., prepared in ... ms", the profile, an LRA without its resonance.
     func announce(_ boards: [Playback.PreparedBoard]) {
         guard !quiet else { return }
-        for b in boards {
-            let p = b.prepared, name = boards.count > 1 ? "\(b.name): " : ""
-            let ceiling = p.limits.map { ", drive ceiling \(Int((Double($0.ceilingLevel) / 327.67).rounded())) %" } ?? ""
-            Stderr.write("\(name)board: \(p.info.displayName), \(p.info.motorKind == .lra ? "LRA" : "ERM")\(ceiling), prepared in \(Int(Double(p.prepareNs) / 1e6)) ms\n")
-            if let c = b.shaping.calibrated {
-                Stderr.write("profile: \(c.name): \(c.feltRangeText)\n")
-            }
-            if case .lra = b.shaping.motor, p.info.lraResonanceDeciHz == 0 {
-                Stderr.write("motorbreath: note: the LRA board reports no resonance frequency; its carrier may be off resonance\n")
-            }
-        }
+        for b in boards { b.announcement(named: boards.count > 1).forEach { Stderr.write($0 + "\n") } }
     }
 
     /// The end: the report (--json) or the end line per board, then the exit the result calls for.
