@@ -50,13 +50,7 @@ struct Bench {
 
     @discardableResult
     mutating func collect() -> [BoardMessage] {
-        var out: [BoardMessage] = []
-        var wire = FixedBytes()
-        while core.nextOutgoing(into: &wire) {
-            for i in 0..<wire.count {
-                if case .packet(let p)? = hostDecoder.push(wire[i]), let m = try? BoardMessage(p) { out.append(m) }
-            }
-        }
+        let out = drainMessages(&core, &hostDecoder)
         replies += out
         return out
     }
@@ -81,4 +75,16 @@ struct Bench {
     mutating func start(anchorTick: UInt64, at now: UInt64, periodTicks: UInt64 = 1000) {
         send(.start(Start(anchorIndex: 0, anchorTick: anchorTick, periodQ32: periodTicks << 32)), at: now)
     }
+}
+
+/// Every message `core` has to send, through the host's decoder (as a host reads the wire).
+func drainMessages<P: MotorPort>(_ core: inout BoardCore<P>, _ decoder: inout FrameDecoder) -> [BoardMessage] {
+    var out: [BoardMessage] = []
+    var wire = FixedBytes()
+    while core.nextOutgoing(into: &wire) {
+        for i in 0..<wire.count {
+            if case .packet(let p)? = decoder.push(wire[i]), let m = try? BoardMessage(p) { out.append(m) }
+        }
+    }
+    return out
 }

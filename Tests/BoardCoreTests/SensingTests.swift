@@ -72,13 +72,7 @@ struct SenseBench {
 
     @discardableResult
     mutating func collect() -> [BoardMessage] {
-        var out: [BoardMessage] = []
-        var wire = FixedBytes()
-        while core.nextOutgoing(into: &wire) {
-            for i in 0..<wire.count {
-                if case .packet(let p)? = decoder.push(wire[i]), let m = try? BoardMessage(p) { out.append(m) }
-            }
-        }
+        let out = drainMessages(&core, &decoder)
         replies += out
         return out
     }
