@@ -55,7 +55,7 @@ let package = Package(
         .target(name: "MotorPhysics", dependencies: ["Breath"]),
         // Calibration: staircases, the procedure as a pure state machine, a simulated person, profiles, and the
         // trial loop on a board (TrialPlayer, CalibrationRun).
-        .target(name: "Calibration", dependencies: ["Breath", "MotorSession", "SimBoard", "Preferences"]),
+        .target(name: "Calibration", dependencies: ["Breath", "MotorSession", "SimBoard", "Preferences", "MotorPhysics"]),
         // What a person set once (the remembered strength) and the config directory it shares with the profiles.
         .target(name: "Preferences"),
         // The host's clocks, locks and threads: thin wrappers over CLOCK_MONOTONIC and pthreads.
@@ -116,7 +116,7 @@ let package = Package(
         .testTarget(name: "EmbeddedTests", dependencies: ["TestSupport"]),
         .testTarget(name: "SerialLinkTests", dependencies: ["TestSupport", "SerialLink", "MotorSession", "MotorWire"]),
         .testTarget(name: "PreferencesTests", dependencies: ["TestSupport", "Preferences"]),
-        .testTarget(name: "CalibrationTests", dependencies: ["TestSupport", "Calibration", "Breath", "BoardAccess", "MotorSession", "SimBoard"]),
+        .testTarget(name: "CalibrationTests", dependencies: ["TestSupport", "Calibration", "Breath", "BoardAccess", "MotorSession", "SimBoard", "MotorPhysics"]),
         // The physical motors, the vibration analysis and motor identification (issue 41), in process.
         .testTarget(name: "MotorPhysicsTests", dependencies: ["TestSupport", "MotorPhysics", "Breath"]),
         .testTarget(name: "BreathTests", dependencies: ["Breath", "TestSupport"], exclude: ["Fixtures"]),

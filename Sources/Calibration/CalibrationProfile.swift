@@ -33,6 +33,10 @@ public struct CalibrationProfile: Sendable, Equatable, Codable {
     /// board cannot measure back-EMF today).
     public var lagSeconds: Double
     public var lagSource: String
+    /// Measured through the board's accelerometer (`bench --vibration --save-profile`): the fall and brake time
+    /// constants, seconds, where they differ from the lag (nil in a profile without them: the lag serves).
+    public var fallSeconds: Double?
+    public var brakeSeconds: Double?
     /// Each staircase: estimate, spread, reversals, trials.
     public var staircases: [String: StaircaseResult]
     /// When it was made (ISO 8601, as the caller gives it).
@@ -60,6 +64,7 @@ public struct CalibrationProfile: Sendable, Equatable, Codable {
         case version, board, spot, motor, staircases, created
         case boardName = "board_name", startThreshold = "start_threshold", stopThreshold = "stop_threshold"
         case feltThreshold = "felt_threshold", comfortMax = "comfort_max", lagSeconds = "lag_s", lagSource = "lag_source"
+        case fallSeconds = "fall_s", brakeSeconds = "brake_s"
     }
 
     /// The profile's name, and its file's stem: board id and spot.
@@ -85,8 +90,9 @@ public struct CalibrationProfile: Sendable, Equatable, Codable {
     public var motorProfile: MotorProfile {
         if motor == "lra" { return .referenceLRA }
         let tau = lagSource == CalibrationProfile.lagFromTask ? lagSeconds * CalibrationProfile.lagSafety : lagSeconds
-        return .erm(ERMModel(riseTau: tau, fallTau: tau, startThreshold: startThreshold,
-                             stopThreshold: min(stopThreshold, startThreshold)))
+        let reference = ERMModel()
+        return .erm(ERMModel(riseTau: tau, fallTau: fallSeconds ?? tau, brakeTau: brakeSeconds ?? reference.brakeTau,
+                             startThreshold: startThreshold, stopThreshold: min(stopThreshold, startThreshold)))
     }
 
     /// The warm-up floor over the stop threshold: the threshold was measured, so a small margin keeps the

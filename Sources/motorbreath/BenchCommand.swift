@@ -3,6 +3,7 @@
 
 import ArgumentParser
 import BoardAccess
+import Calibration
 import SafeOutput
 import MotorSession
 import Playback
@@ -33,6 +34,9 @@ struct BenchCommand: ParsableCommand {
 
     @Option(help: "With --vibration: write the drive and the measured vibration against board time as SVG to this file.")
     var svg: String?
+
+    @Option(help: "With --vibration: save the fitted motor (lag, thresholds, braking) into the board's calibration profile for this body spot (its felt range kept); later plays there use it.", transform: Spot.value)
+    var saveProfile: Spot?
 
     func run() throws {
         Signals.install()
@@ -81,5 +85,8 @@ struct BenchCommand: ParsableCommand {
         if r.framesPlayed < r.framesTotal && Signals.pending != 0 { throw ExitCode(Signals.exitCode) }
         do { if let file, let plot = r.svg { try file.write(plot); try file.close() } } catch { throw fail(error) }
         if json { try printJSON(r) } else { print(r.vibration.text() + "\n" + r.identifiedText) }
+        guard let spot = saveProfile else { return }
+        guard let m = r.identified else { throw fail("no profile saved: \(r.identificationNote ?? "nothing was fitted")") }
+        do { Stderr.write("saved the measured motor in profile \(try MeasuredMotorStore.save(m, uniqueID: r.uniqueID, boardName: r.board, spot: spot.name).profile.name)\n") } catch { throw fail("\(error)") }
     }
 }

@@ -10,7 +10,8 @@ import Testing
 
 @Suite(.tags(.realTime), .serialized, .timeLimit(.minutes(10))) struct VibrationBenchTests {
     /// The slow coin ERM (40 % slower than the renderer's default): identified within 10 % of its mechanical
-    /// time constant and start threshold, every frame played, the plot written.
+    /// time constant and start threshold, every frame played, the plot written, the fit saved in the board's
+    /// wrist profile and used by the next play.
     @Test func theSlowCoinERMIsMeasuredAndIdentifiedOverAPty() throws {
         let path = repository.appendingPathComponent("hardware/motors/erm-slow-coin.json").path
         let physics = try #require(try MotorFile.load(path: path).erm)
@@ -18,7 +19,11 @@ import Testing
         defer { board.kill() }
         let svg = FileManager.default.temporaryDirectory.appendingPathComponent("vibration-\(UUID().uuidString).svg").path
         defer { try? FileManager.default.removeItem(atPath: svg) }
-        let r = try runMotorbreath(["bench", "--vibration", "--json", "--port", board.ptyPath, "--svg", svg], timeout: 240)
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("vibration-config-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: config) }
+        let env = ["XDG_CONFIG_HOME": config.path]
+        let r = try runMotorbreath(["bench", "--vibration", "--json", "--port", board.ptyPath, "--svg", svg, "--save-profile", "wrist"],
+                                   timeout: 240, environment: env)
         #expect(r.status == 0, "\(r.stderr)")
         let report = try jsonObject(r.stdout)
         #expect((report["frames_played"] as? Int).map { $0 > 10_000 && $0 == report["frames_total"] as? Int } == true)
@@ -33,6 +38,14 @@ import Testing
         #expect((vibration["samples"] as? Int ?? 0) > 40_000, "a sample a millisecond for the stimulus's 52 s")
         let plot = try String(contentsOfFile: svg, encoding: .utf8)
         #expect(plot.hasPrefix("<svg") || plot.hasPrefix("<?xml"))
+
+        // The fit went into the board's profile for the wrist, and the next play on that board uses it.
+        let saved = config.appendingPathComponent("motorbreath/profiles/53494d424f415244-wrist.json")
+        let profile = try jsonObject(String(contentsOf: saved, encoding: .utf8))
+        #expect(profile["lag_source"] as? String == "accelerometer")
+        #expect((profile["lag_s"] as? Double).map { abs($0 - rise) < 1e-9 } == true, "\(profile)")
+        let play = try runMotorbreath(["--port", board.ptyPath, "--pattern", "2-1-2", "--cycles", "1"], timeout: 60, environment: env)
+        #expect(play.status == 0 && play.stderr.contains("profile: 53494d424f415244-wrist"), "\(play.stderr)")
     }
 
     /// A board without a sensor is refused in one line, the motor never started.

@@ -10,6 +10,8 @@ import MotorPhysics
 /// the recording rests on. Every time in it is on the board's clock. Codable: `--json` prints it.
 public struct VibrationBenchResult: Sendable, Codable {
     public var board: String
+    /// The board's INFO `unique_id` (its calibration profiles are saved under it).
+    public var uniqueID: UInt64 = 0
     public var vibration: VibrationReport
     /// The shaping model fitted to the measurement (nil when the fit found nothing to fit).
     public var identified: IdentifiedMotor?
@@ -22,7 +24,7 @@ public struct VibrationBenchResult: Sendable, Codable {
     public var recording: VibrationRecording? = nil
 
     enum CodingKeys: String, CodingKey {
-        case board, vibration, identified, framesPlayed = "frames_played", framesTotal = "frames_total"
+        case board, uniqueID = "unique_id", vibration, identified, framesPlayed = "frames_played", framesTotal = "frames_total"
         case stimulusSeconds = "stimulus_seconds", identificationNote = "identification_note"
     }
 
@@ -54,6 +56,7 @@ extension VibrationBench {
         var result = VibrationBenchResult(board: name, vibration: analysis, framesPlayed: report.framesPlayed,
                                           framesTotal: report.framesTotal, stimulusSeconds: stimulus.seconds)
         result.recording = recording
+        result.uniqueID = probe.info.uniqueID
         if report.interrupted { return result }
         if kind == .lra {
             result.identificationNote = "not fitted: an LRA's sweep needs the carrier changed per segment; it played at the board's \(carrier) Hz"
