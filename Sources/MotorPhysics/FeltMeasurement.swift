@@ -30,20 +30,30 @@ public enum FeltMeasurement {
         stimulus.breath(plan, motor: shapeFor, resolution: resolution, feltRange: feltRange, off: 0.2)
         let breath = stimulus.parts[1]
         let recording = SimulatedBench(file: file, seed: seed).record(stimulus)
+        return measure(recording, breath: breath, plan: plan, kind: file.kind, fullScaleG: fullScaleG, frameRate: frameRate,
+                       windowSeconds: windowSeconds)
+    }
+
+    /// The felt error of `plan` played as `breath` (a part of the stimulus `recording` was made from: frame
+    /// 0 is the recording's first drive point), however it was recorded: by a board's accelerometer over the
+    /// wire (`bench --vibration`) or a `SimulatedBench`.
+    public static func measure(_ recording: VibrationRecording, breath: StimulusPart, plan: BreathPlan, kind: MotorFile.Kind,
+                               fullScaleG: Double, frameRate: Int = 250, windowSeconds: Double = 0.02) -> MeasuredFelt {
         // 20 ms: the skin does not tell steps under about 25 ms apart; gated at 3σ of the noise.
-        let env = VibrationEnvelope(recording, linear: file.kind == .lra, windowSeconds: windowSeconds, gate: 3)
-        let scale = FeltScale(kind: file.kind, fullScaleG: fullScaleG)
+        let env = VibrationEnvelope(recording, linear: kind == .lra, windowSeconds: windowSeconds, gate: 3)
+        let scale = FeltScale(kind: kind, fullScaleG: fullScaleG)
         var reference = Envelope.Cursor(Envelope(plan.haptics))
-        let dt = 1 / Double(frameRate), start = Double(breath.startFrame) * dt
+        let dt = 1 / Double(frameRate)
+        let start = env.time(ofTick: recording.drive.first?.tick ?? env.startTick) + Double(breath.startFrame) * dt
         var sum = 0.0, worst = 0.0, worstAt = 0.0
-        for k in 1...breath.onFrames {
+        for k in 1...max(1, breath.onFrames) {
             let t = Double(k) * dt
-            let j = min(env.index(at: start + t), env.values.count - 1)
-            let e = reference.intensity(at: t) - scale.felt(env.values[j])
+            let j = max(0, min(env.index(at: start + t), env.values.count - 1))
+            let e = reference.intensity(at: t) - scale.felt(env.values.isEmpty ? 0 : env.values[j])
             sum += e * e
             if abs(e) > worst { worst = abs(e); worstAt = t }
         }
-        return MeasuredFelt(rmsPercent: 100 * (sum / Double(breath.onFrames)).squareRoot(), maxErrorPercent: 100 * worst, worstAtSeconds: worstAt,
-                            frames: breath.onFrames, samples: recording.samples.count)
+        return MeasuredFelt(rmsPercent: 100 * (sum / Double(max(1, breath.onFrames))).squareRoot(), maxErrorPercent: 100 * worst,
+                            worstAtSeconds: worstAt, frames: breath.onFrames, samples: recording.samples.count)
     }
 }

@@ -17,6 +17,10 @@ public struct VibrationBenchResult: Sendable, Codable {
     public var identified: IdentifiedMotor?
     /// Why there is no fit, or what it could not see.
     public var identificationNote: String?
+    /// The felt error of the bench's 4-7-8 measured through the accelerometer (not through a model): as
+    /// shaped for the reference motor model, and played again shaped for the fitted one.
+    public var feltReference: MeasuredFelt?
+    public var feltIdentified: MeasuredFelt?
     public var framesPlayed: Int
     public var framesTotal: Int
     public var stimulusSeconds: Double
@@ -26,6 +30,7 @@ public struct VibrationBenchResult: Sendable, Codable {
     enum CodingKeys: String, CodingKey {
         case board, uniqueID = "unique_id", vibration, identified, framesPlayed = "frames_played", framesTotal = "frames_total"
         case stimulusSeconds = "stimulus_seconds", identificationNote = "identification_note"
+        case feltReference = "felt_reference", feltIdentified = "felt_identified"
     }
 
     /// The plot of drive and measured vibration against board time (SVG).
@@ -67,7 +72,30 @@ extension VibrationBench {
         } catch {
             result.identificationNote = "\(error)"
         }
+        if let m = result.identified, let breath = stimulus.parts.first(where: { $0.kind == .breath }) {
+            try feltErrors(&result, m, recording, breath, channel: channel, base: base, frameRate: stimulus.frameRate, shouldStop: shouldStop)
+        }
         return result
+    }
+
+    /// The bench's 4-7-8 through the accelerometer: as played (shaped for the reference model), then again
+    /// shaped for the fitted model with its felt floor (about 20 s more), each judged against the pattern's
+    /// intended intensity at every frame (`FeltMeasurement`), full scale from the fit's full-drive g.
+    static func feltErrors(_ result: inout VibrationBenchResult, _ m: IdentifiedMotor, _ recording: VibrationRecording,
+                           _ breath: StimulusPart, channel: BoardChannel, base: SessionOptions, frameRate: Int,
+                           shouldStop: () -> Bool) throws(SessionError) {
+        guard let pattern = try? BreathPattern.parse("4-7-8") else { return }
+        let plan = BreathPlan(pattern: pattern, options: BreathOptions())
+        result.feltReference = FeltMeasurement.measure(recording, breath: breath, plan: plan, kind: m.kind, fullScaleG: m.fullScaleG, frameRate: frameRate)
+        var again = Stimulus(frameRate: frameRate)
+        again.quiet(0.3)
+        again.breath(plan, motor: m.profile, feltRange: m.feltRange, off: 0.2)
+        let (second, report) = try record(channel: channel, base: base, stimulus: again, shouldStop: shouldStop)
+        result.framesPlayed += report.framesPlayed
+        result.framesTotal += report.framesTotal
+        result.stimulusSeconds += again.seconds
+        if report.interrupted { return }
+        result.feltIdentified = FeltMeasurement.measure(second, breath: again.parts[1], plan: plan, kind: m.kind, fullScaleG: m.fullScaleG, frameRate: frameRate)
     }
 }
 
@@ -84,6 +112,10 @@ extension VibrationBenchResult {
             line += String(format: "; full drive %.3f g, from %.1f s of motor time", m.fullScaleG, m.motorSeconds)
         } else {
             line = "identification: \(identificationNote ?? "nothing to fit")"
+        }
+        if let a = feltReference {
+            line += String(format: "\nfelt error of the 4-7-8 through the accelerometer: %.2f %% RMS (worst %.1f %%) shaped for the reference model", a.rmsPercent, a.maxErrorPercent)
+            if let b = feltIdentified { line += String(format: ", %.2f %% (worst %.1f %%) for the fitted one", b.rmsPercent, b.maxErrorPercent) }
         }
         return line + "\nplayed \(framesPlayed)/\(framesTotal) frames (\(String(format: "%.1f", stimulusSeconds)) s), on the board's clock"
     }
