@@ -27,6 +27,12 @@ public struct Doctor: Sendable {
         machine.list("/dev").filter { $0.hasPrefix("ttyUSB") || $0.hasPrefix("ttyACM") }.map { "/dev/" + $0 }
     }
 
+    /// The report of `ports` (none given: those present), as `motorbreath doctor` prints it.
+    public func report(ports: [String] = []) -> DoctorReport {
+        let ports = ports.isEmpty ? presentPorts : ports
+        return DoctorReport(ports: ports, findings: examine(ports: ports))
+    }
+
     /// Everything found, in the order a maker fixes it. `ports`: the ports to check (default: those present).
     public func examine(ports: [String]? = nil) -> [Finding] {
         let ports = ports ?? presentPorts

@@ -23,11 +23,8 @@ struct DoctorCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let doctor = Doctor(machine: .current)
-        let ports = ports.isEmpty ? doctor.presentPorts : ports
-        let findings = doctor.examine(ports: ports)
-        let report = DoctorReport(ports: ports, findings: findings)
+        let report = Doctor(machine: .current).report(ports: ports)
         if json { try printJSON(report) } else { print(report.text) }
-        if !findings.isEmpty { throw ExitCode(1) }
+        if !report.findings.isEmpty { throw ExitCode(1) }
     }
 }

@@ -38,23 +38,8 @@ final class LiveView {
 
     func show(_ live: LiveStatus) {
         guard !quiet else { return }
-        let end = self.live.map { $0.plan.duration } ?? duration
-        // At or past the end the breath stands in its last phase with 0.0 s left (a sample at the end itself
-        // is past the plan, and the last status of a session often comes after it).
-        let t = max(0, min(live.elapsed, end - 0.001))
-        // An AHAP file has no phases: show it as one "pattern" phase counting down to its end. A steered
-        // breath in a pause shows the pause.
-        let paused = self.live?.plan.pausedAt != nil
-        // (Paused, the breath stands where the pause found it: its cycle and what was left of its phase.)
-        let s = self.live.map { live in
-            live.plan.sample(at: live.plan.pausedAt.map { max(0, $0 - 0.001) } ?? t)
-                ?? BreathSample(phase: .hold, phaseRemaining: 0, cycle: live.plan.cycles, intensity: 0)
-        }
-            ?? plan?.sample(at: t)
-            ?? BreathSample(phase: .inhale, phaseRemaining: duration - t, cycle: 1, intensity: pattern.continuousIntensity(at: t))
-        let phaseName = paused ? "paused" : plan == nil ? "pattern" : s.phase.rawValue
-        // (A looping breath has no count: its plan's cycles are only as many as it has laid out so far.)
-        let cycles = self.live.map { $0.plan.looping ? 0 : $0.plan.cycles } ?? plan?.cycles ?? 1
+        let shown = ShownMoment(elapsed: live.elapsed, live: self.live?.plan, plan: plan, pattern: pattern, duration: duration)
+        let s = shown.sample, phaseName = shown.phase, cycles = shown.cycles
         let key = "\(s.cycle)-\(phaseName)"
         if let line {
             draw(on: line, live, s, phaseName, cycles)
