@@ -69,8 +69,9 @@ extension BoardCore {
     }
 
     /// Reads every sample due by `now` (each at its own tick), sends full batches, and stops after 1000 ms
-    /// without a valid frame from the host. Never touches the output.
-    mutating func serviceSampling(now: UInt64) {
+    /// without a valid frame from the host. Never touches the output. Public for the simulated board, which
+    /// catches its sampling up one batch at a time after a late wake (a real board's UART drains meanwhile).
+    public mutating func serviceSampling(now: UInt64) {
         guard sampling.isOn else { return }
         if now > lastValidRx && now - lastValidRx > silenceTicks {
             sampling = Sampling()  // the host is gone: a board does not stream to nobody

@@ -171,11 +171,26 @@ final class BoardHost {
         var rounds = 0
         let t = clock.ticks(atHostNs: now.ns)
         lastService = now
+        catchUpSampling(until: t, send: send)
         repeat {
             board.service(now: t)
             drain(send)
             rounds += 1
         } while board.nextWake(now: t) <= t && rounds < 256
+    }
+
+    /// A late wake (this process descheduled on a busy machine) would read every sample due since the last
+    /// service at once and fill the outbox's 8 places, dropping all but five batches; a real board's UART
+    /// empties the outbox while the board samples. So the samples due before `t` are read a batch at a time,
+    /// each batch sent as it fills. Only the sampling catches up: playback runs at `t`, after every byte
+    /// that arrived by then (servicing it earlier could play a frame before it arrived).
+    private func catchUpSampling(until t: UInt64, send: ([UInt8]) -> Void) {
+        while board.sampling.isOn {
+            let step = board.sampling.nextTick &+ board.sampling.intervalTicks &* UInt64(board.sampling.batch)
+            guard step < t else { return }
+            board.serviceSampling(now: step)
+            drain(send)
+        }
     }
 
     /// Hands one byte to the board. With a play observer, a REPLACE the byte completes is read here too

@@ -78,6 +78,25 @@ import TestSupport
         #expect(h.nextWake(now: .zero) == nil)
     }
 
+    /// Real-time pacing after a 200 ms late wake (the process descheduled): every sample due meanwhile goes
+    /// out, batch by batch, none lost; the outbox's 8 places would hold five of the 34 batches at once.
+    @Test func aLateWakeLosesNoSamples() {
+        var spec = SimBoardSpec()
+        spec.physicalMotor = DriveOnX()
+        spec.accelerometer = quietAccelerometer()
+        let h = BoardHost(spec: spec, impairments: LinkImpairments(), pacing: .realTime, now: .zero)
+        h.boot(now: .zero) { _ in }
+        var wire = FixedBytes()
+        #expect(HostMessage.sense(rateHz: 1000, axes: Sense.axisX | Sense.axisY, batch: 6).encode(seq: 1, into: &wire))
+        h.receive((0..<wire.count).map { wire[$0] }, at: BoardTicks(h.clock.ticks(atHostNs: 0)))
+        var sent: [[UInt8]] = []
+        h.service(now: .zero) { sent.append($0) }
+        h.service(now: HostNanos(200_000_000)) { sent.append($0) }
+        let batches = messages(sent).compactMap { m -> SampleBatch? in if case .samples(let b) = m { b } else { nil } }
+        #expect(batches.count == 33 && batches.allSatisfy { $0.lost == 0 }, "\(batches.count) batches, lost \(batches.map(\.lost))")
+        #expect(batches.map(\.seq) == (0..<UInt16(batches.count)).map { $0 })
+    }
+
     final class Tap: SimBoardFirmware {
         var got: [(bytes: [UInt8], tick: UInt64)] = []
         func received(_ bytes: [UInt8], at tick: UInt64) { got.append((bytes, tick)) }
