@@ -127,6 +127,8 @@ public struct BoardCore<Port: MotorPort> {
     }
 
     public var hasOutgoing: Bool { outbox.count > 0 }
+    /// Messages waiting in the outbox (it holds `Outbox.capacity`).
+    public var outgoingCount: Int { outbox.count }
 
     mutating func handle(_ message: HostMessage, seq: UInt8, now: UInt64) {
         switch message {

@@ -158,10 +158,17 @@ final class BoardHost {
     /// What the bootloader answers to a chunk it receives: STK_INSYNC, STK_OK (what optiboot says to anything).
     func bootloaderAnswer(to chunk: [UInt8]) -> [UInt8] { [0x14, 0x10] }
 
-    /// A chunk of bytes reached the board's UART at `tick`.
-    func receive(_ chunk: [UInt8], at tick: BoardTicks) {
+    /// A chunk of bytes reached the board's UART at `tick`. A real board's UART sends its replies while more
+    /// bytes arrive, so a burst (this process woken late, a chunk of many messages at once) must not fill the
+    /// outbox's 8 places with replies and crowd out the vibration samples or the replies themselves: when
+    /// the outbox gets down to the 3 places samples leave free, what it holds goes out through `send` at
+    /// once. (Otherwise the replies go out with the service that follows, in one write, as before.)
+    func receive(_ chunk: [UInt8], at tick: BoardTicks, send: ([UInt8]) -> Void) {
         if let firmware { return firmware.received(chunk, at: tick.raw) }
-        for b in chunk { deliver(b, at: tick.raw) }
+        for b in chunk {
+            deliver(b, at: tick.raw)
+            if board.outgoingCount >= Outbox.capacity - 3 { drain(send) }
+        }
     }
 
     /// Services BoardCore at `now` until it asks for a later wake (at most 256 rounds), sending what each

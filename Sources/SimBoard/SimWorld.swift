@@ -180,7 +180,7 @@ public final class SimWorld: @unchecked Sendable {
             return
         }
         let tick = host.clock.ticks(at: now)
-        while let chunk = line.takeForBoard(by: now) { host.receive(chunk, at: tick) }
+        while let chunk = line.takeForBoard(by: now) { host.receive(chunk, at: tick, send: sendFromBoard) }
         host.service(now: now, send: sendFromBoard)
     }
 

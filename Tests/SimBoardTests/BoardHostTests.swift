@@ -88,13 +88,41 @@ import TestSupport
         h.boot(now: .zero) { _ in }
         var wire = FixedBytes()
         #expect(HostMessage.sense(rateHz: 1000, axes: Sense.axisX | Sense.axisY, batch: 6).encode(seq: 1, into: &wire))
-        h.receive((0..<wire.count).map { wire[$0] }, at: BoardTicks(h.clock.ticks(atHostNs: 0)))
         var sent: [[UInt8]] = []
+        h.receive((0..<wire.count).map { wire[$0] }, at: BoardTicks(h.clock.ticks(atHostNs: 0))) { sent.append($0) }
         h.service(now: .zero) { sent.append($0) }
         h.service(now: HostNanos(200_000_000)) { sent.append($0) }
         let batches = messages(sent).compactMap { m -> SampleBatch? in if case .samples(let b) = m { b } else { nil } }
         #expect(batches.count == 33 && batches.allSatisfy { $0.lost == 0 }, "\(batches.count) batches, lost \(batches.map(\.lost))")
         #expect(batches.map(\.seq) == (0..<UInt16(batches.count)).map { $0 })
+    }
+
+    /// Twelve HEARTBEATs in one chunk (this process woken late, the host's writes piled up) while sampling:
+    /// twelve STATUS answers and every batch out; handled all at once, the replies would fill the outbox's
+    /// 8 places, lose four of their own and crowd out the samples.
+    @Test func aBurstOfMessagesCrowdsOutNoReplyAndNoSample() {
+        var spec = SimBoardSpec()
+        spec.physicalMotor = DriveOnX()
+        spec.accelerometer = quietAccelerometer()
+        let h = BoardHost(spec: spec, impairments: LinkImpairments(), pacing: .realTime, now: .zero)
+        h.boot(now: .zero) { _ in }
+        func bytes(_ m: HostMessage, _ seq: UInt8) -> [UInt8] {
+            var wire = FixedBytes()
+            _ = m.encode(seq: seq, into: &wire)
+            return (0..<wire.count).map { wire[$0] }
+        }
+        var sent: [[UInt8]] = []
+        h.receive(bytes(.sense(rateHz: 1000, axes: Sense.axisX, batch: 6), 1), at: BoardTicks(h.clock.ticks(atHostNs: 0))) { sent.append($0) }
+        h.service(now: .zero) { sent.append($0) }
+        let late = HostNanos(30_000_000)
+        let burst = (0..<12).flatMap { bytes(.heartbeat, UInt8(2 + $0)) }
+        h.receive(burst, at: BoardTicks(h.clock.ticks(atHostNs: late.ns))) { sent.append($0) }
+        h.service(now: late) { sent.append($0) }
+        let got = messages(sent)
+        let statuses = got.filter { if case .status = $0 { true } else { false } }.count
+        let batches = got.compactMap { m -> SampleBatch? in if case .samples(let b) = m { b } else { nil } }
+        #expect(statuses == 12, "\(statuses) STATUS for 12 HEARTBEATs")
+        #expect(batches.count == 5 && batches.allSatisfy { $0.lost == 0 }, "\(batches.count) batches, lost \(batches.map(\.lost))")
     }
 
     final class Tap: SimBoardFirmware {
@@ -108,7 +136,7 @@ import TestSupport
         let h = host(tap)
         var sent = 0
         h.boot(now: .zero) { _ in sent += 1 }
-        h.receive([1, 2, 3], at: BoardTicks(42))
+        h.receive([1, 2, 3], at: BoardTicks(42)) { _ in sent += 1 }
         h.service(now: .zero) { _ in sent += 1 }
         #expect(tap.got.count == 1 && tap.got[0].bytes == [1, 2, 3] && tap.got[0].tick == 42)
         #expect(sent == 0 && h.nextWake(now: .zero) == nil && h.board.state == .idle)
