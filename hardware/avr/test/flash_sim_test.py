@@ -3,14 +3,16 @@
 # (--bootloader), the real avrdude writes and verifies the firmware through them, and the board then runs
 # it and answers HELLO with INFO. Cases: optiboot on an empty flash at 115200 (the flash dumped at exit
 # must equal the hex); the old ATmegaBOOT at 57600, and at 115200 avrdude cannot sync; a page whose SPM
-# write goes wrong (--spoil-page) fails avrdude's verify; Debian's shipped optiboot hex does not fit.
+# write goes wrong (--spoil-page) fails avrdude's verify; over a running firmware, a probe without -U finds
+# optiboot and -D writes without erasing; Debian's shipped optiboot hex does not fit.
 #
-#   python3 test/flash_sim_test.py BUILD_DIR ARDUINO_BOOTLOADERS [--only a,b,c,shipped] [--break WHAT]
+#   python3 test/flash_sim_test.py BUILD_DIR ARDUINO_BOOTLOADERS [--only a,b,c,d,shipped] [--break WHAT]
 #
 # (make flash-test runs it.) Prints each case's measured figures; exits non-zero on the first failed
 # check. --break WHAT breaks one thing on purpose, and the run must then fail: no-reset (the pty's open
 # does not reset the board), old-baud (case b flashes at 115200), no-spoil (case c's page written right),
-# host-rate (HELLO at 115200 against the firmware's 500000), dump (one byte of the expected image changed).
+# host-rate (HELLO at 115200 against the firmware's 500000), dump (one byte of the expected image changed),
+# erase (case d without -D).
 # SPDX-License-Identifier: Apache-2.0
 import os, select, signal, subprocess, sys, termios, time, tty
 
@@ -70,8 +72,9 @@ class Harness:
 
 
 def avrdude(pty, baud, image, *extra):
-    """The real avrdude through the pty: (exit code, its output, wall seconds)."""
-    cmd = ["avrdude", *extra, "-c", "arduino", "-p", "m328p", "-b", str(baud), "-P", pty, "-U", f"flash:w:{image}:i"]
+    """The real avrdude through the pty (image None: only a probe, no -U): (exit code, output, wall seconds)."""
+    cmd = ["avrdude", *extra, "-c", "arduino", "-p", "m328p", "-b", str(baud), "-P", pty]
+    cmd += ["-U", f"flash:w:{image}:i"] if image else []
     t0 = time.monotonic()
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=60)
     return r.returncode, r.stdout.decode(errors="replace"), time.monotonic() - t0
@@ -195,6 +198,33 @@ def test_c(build, boot_dir):
     print(f"  spoiled page 3: avrdude exit {rc} after {secs:.2f} s: \"{quote}\"; the flash differs at {addr:#06x} only")
 
 
+def test_d(build, boot_dir):
+    """Optiboot over a running firmware (lra): a probe finds it, -D writes erm without erasing first."""
+    image, old, boot_hex = (f"{build}/erm/motorbreath-avr.hex", f"{build}/lra/motorbreath-avr.hex",
+                            f"{build}/optiboot/optiboot_atmega328.hex")
+    app, before = read_hex(image), read_hex(old)
+    h = Harness(build, boot_hex, "--elf", f"{build}/lra/motorbreath-avr.elf")
+    try:
+        info, boot_s = hello(h.pty)
+        check(b"motorbreath-avr-lra" in info, f"the preloaded firmware did not answer: {info!r}")
+        rc, out, probe_s = avrdude(h.pty, 115200, None, "-x", "attempts=1")
+        check(rc == 0 and "0x1e950f" in out, f"probe at 115200: exit {rc}\n{out}")
+        rc, out, secs = avrdude(h.pty, 115200, image, *([] if BREAK == "erase" else ["-D"]))
+        check(rc == 0 and f"{len(app)} bytes of flash verified" in out and "erasing chip" not in out,
+              f"avrdude -D exit {rc}:\n{out}")
+        info, boot2_s = hello(h.pty)
+        check(b"motorbreath-avr-erm" in info, f"INFO after flashing names another board: {info!r}")
+    finally:
+        err, flash = h.close()
+    check_image(flash, app, read_hex(boot_hex), fresh=False)
+    first_kept = (max(app) // PAGE + 1) * PAGE
+    tail = [a for a in before if a >= first_kept]
+    check(tail and all(flash[a] == before[a] for a in tail), "the old firmware's pages past the new image changed")
+    print(f"  optiboot over lra: open to the old firmware's INFO {boot_s:.2f} s; probe (no -U, 115200) exit 0 in "
+          f"{probe_s:.2f} s, signature 0x1e950f; -D write and verify {secs:.2f} s, {spm_writes(err)} pages; open to "
+          f"the new INFO {boot2_s:.2f} s; lra's {len(tail)} bytes past the image's last page stay (no erase)")
+
+
 def test_shipped(build, boot_dir):
     """Debian's optiboot_atmega328.hex runs past the end of flash: the harness refuses it."""
     boot_hex = f"{boot_dir}/optiboot/optiboot_atmega328.hex"
@@ -206,7 +236,7 @@ def test_shipped(build, boot_dir):
           f"the harness refuses it ({r.stderr.decode().strip()})")
 
 
-TESTS = dict(a=test_a, b=test_b, c=test_c, shipped=test_shipped)
+TESTS = dict(a=test_a, b=test_b, c=test_c, d=test_d, shipped=test_shipped)
 
 
 def on_alarm(sig, frame):
