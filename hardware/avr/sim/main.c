@@ -24,8 +24,8 @@
 // atmega/ATmegaBOOT_168_atmega328.hex at 0x7800, 57600 baud) and every reset starts there, as with BOOTRST
 // programmed; the flash is otherwise erased (0xFF) or holds --elf. The chip powers up with PORF (optiboot
 // then starts the application at once). Auto-reset: a host opening the pty while nobody had it open
-// resets the MCU with EXTRF, as an Arduino's USB-serial adapter dropping DTR does (a pty has no DTR: the
-// harness sees the master's POLLHUP clear); so avrdude -c arduino finds the bootloader listening, and
+// resets the MCU with EXTRF, as an Arduino's USB-serial adapter raising DTR does (a pty has no DTR: the
+// harness counts the opens and closes of the pty's node with inotify); so avrdude -c arduino finds the bootloader listening, and
 // every later open restarts the board through its bootloader (wait for the firmware's INFO). A host that
 // keeps the port open is not reset again; SIGUSR1 presses the reset button. --no-auto-reset: opening
 // resets nothing (the 10 uF capacitor from RESET to GND). --match-baud: the host's rate (its termios) and
