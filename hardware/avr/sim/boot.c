@@ -14,6 +14,7 @@
 
 #include "boot.h"
 #include "record.h"
+#include "watchdog.h"
 
 enum { MCUSR_ = 0x54, SPMCSR_ = 0x57, R_Z = 30, PORF = 0x01, EXTRF = 0x02, SPMEN = 0x01, PGERS = 0x02, PGWRT = 0x04 };
 #define PAGE 128u  // SPM_PAGESIZE of the ATmega328P
@@ -95,9 +96,13 @@ int boot_watch_spm(avr_t *avr, int page) {
 
 void boot_power_on(avr_t *avr) { avr->data[MCUSR_] = PORF; }
 
+// The reset flags stay (only a power-on reset or the program clears them): a chip whose watchdog reset it
+// keeps resetting it after the RESET pin too, WDRF forcing the watchdog on.
 void boot_external_reset(avr_t *avr) {
+    uint8_t flags = avr->data[MCUSR_];
+    watchdog_survive_reset(avr);
     avr_reset(avr);
-    avr->data[MCUSR_] = EXTRF;
+    avr->data[MCUSR_] = flags | EXTRF;
     record_line("extreset", avr->cycle, -1);
 }
 
