@@ -4,9 +4,10 @@
 # it and answers HELLO with INFO. Cases: optiboot on an empty flash at 115200 (the flash dumped at exit
 # must equal the hex); the old ATmegaBOOT at 57600, and at 115200 avrdude cannot sync; a page whose SPM
 # write goes wrong (--spoil-page) fails avrdude's verify; over a running firmware, a probe without -U finds
-# optiboot and -D writes without erasing; Debian's shipped optiboot hex does not fit.
+# optiboot and -D writes without erasing; after a watchdog reset optiboot starts the firmware again and
+# the old bootloader resets every 16 ms, reopening the port or not; Debian's shipped optiboot hex does not fit.
 #
-#   python3 test/flash_sim_test.py BUILD_DIR ARDUINO_BOOTLOADERS [--only a,b,c,d,shipped] [--break WHAT]
+#   python3 test/flash_sim_test.py BUILD_DIR ARDUINO_BOOTLOADERS [--only a,b,c,d,e,shipped] [--break WHAT]
 #
 # (make flash-test runs it.) Prints each case's measured figures; exits non-zero on the first failed
 # check. --break WHAT breaks one thing on purpose, and the run must then fail: no-reset (the pty's open
@@ -80,41 +81,62 @@ def avrdude(pty, baud, image, *extra):
     return r.returncode, r.stdout.decode(errors="replace"), time.monotonic() - t0
 
 
-def hello(pty, timeout=5.0):
-    """Opens the port as a host does, which resets the board through its bootloader; waits for the
-    firmware's boot INFO (bytes sent to a bootloader are its commands: send nothing before), then sends
-    HELLO and takes the INFO reply. Returns (INFO payload, seconds from the open to the boot INFO)."""
-    t0 = time.monotonic()
-    fd = os.open(pty, os.O_RDWR | os.O_NOCTTY)
-    try:
-        tty.setraw(fd)
-        rate = termios.B115200 if BREAK == "host-rate" else termios.B500000  # the firmware's 500000 baud
-        attrs = termios.tcgetattr(fd)
+class Port:
+    """The port opened as a host does (which resets the board through its bootloader), at the firmware's
+    500000 baud; frames in and out (protocol.md)."""
+
+    def __init__(self, pty):
+        self.t0 = time.monotonic()
+        self.fd = os.open(pty, os.O_RDWR | os.O_NOCTTY)
+        tty.setraw(self.fd)
+        rate = termios.B115200 if BREAK == "host-rate" else termios.B500000
+        attrs = termios.tcgetattr(self.fd)
         attrs[4] = attrs[5] = rate
-        termios.tcsetattr(fd, termios.TCSANOW, attrs)
-        termios.tcflush(fd, termios.TCIFLUSH)  # what the board said before this open
-        rx, booted = bytearray(), None
-        end = t0 + timeout
-        while time.monotonic() < end:
-            if not select.select([fd], [], [], max(0.0, end - time.monotonic()))[0]:
-                break
-            rx += os.read(fd, 4096)
-            while 0 in rx:
-                i = rx.index(0)
-                block, rx = bytes(rx[:i]), rx[i + 1:]
+        termios.tcsetattr(self.fd, termios.TCSANOW, attrs)
+        termios.tcflush(self.fd, termios.TCIFLUSH)  # what the board said before this open
+        self.rx, self.seq = bytearray(), 0
+
+    def send(self, type_, payload=b""):
+        self.seq = self.seq % 255 + 1
+        frame = bytes([1, type_, self.seq, len(payload)]) + payload
+        os.write(self.fd, cobs_encode(frame + crc16(frame).to_bytes(2, "little")))
+
+    def wait_for(self, type_, timeout):
+        """The payload of the next frame of that type within timeout s, else None."""
+        end = time.monotonic() + timeout
+        while True:
+            while 0 in self.rx:
+                i = self.rx.index(0)
+                block, self.rx = bytes(self.rx[:i]), self.rx[i + 1:]
                 raw = cobs_decode(block) if block else b""
-                if len(raw) < 6 or crc16(raw[:-2]) != le(raw, len(raw) - 2, 2) or raw[1] != MSG["INFO"]:
-                    continue
-                if booted is None:  # the boot announcement: now ask
-                    booted = time.monotonic() - t0
-                    frame = bytes([1, MSG["HELLO"], 1, 0])
-                    os.write(fd, cobs_encode(frame + crc16(frame).to_bytes(2, "little")))
-                    end = time.monotonic() + 1.0
-                else:  # the reply to our HELLO
-                    return raw[4:-2], booted
-        raise AssertionError(f"no {'INFO reply to HELLO' if booted else 'boot INFO'} within {timeout} s of opening")
+                if len(raw) >= 6 and crc16(raw[:-2]) == le(raw, len(raw) - 2, 2) and raw[1] == type_:
+                    return raw[4:-2]
+            left = end - time.monotonic()
+            if left <= 0 or not select.select([self.fd], [], [], left)[0]:
+                return None
+            self.rx += os.read(self.fd, 4096)
+
+    def boot(self, timeout=5.0):
+        """Waits for the firmware's boot INFO (bytes sent to a bootloader are its commands: send nothing
+        before), then HELLO: (the INFO reply, seconds from the open to the boot INFO)."""
+        check(self.wait_for(MSG["INFO"], timeout) is not None, f"no boot INFO within {timeout} s of opening")
+        booted = time.monotonic() - self.t0
+        self.send(MSG["HELLO"])
+        info = self.wait_for(MSG["INFO"], 1.0)
+        check(info is not None, "no INFO reply to HELLO")
+        return info, booted
+
+    def close(self):
+        os.close(self.fd)
+
+
+def hello(pty):
+    """Opens the port, takes the firmware's INFO, closes: (INFO payload, seconds from the open to boot INFO)."""
+    port = Port(pty)
+    try:
+        return port.boot()
     finally:
-        os.close(fd)
+        port.close()
 
 
 def check_image(flash, app, boot, fresh):
@@ -225,6 +247,56 @@ def test_d(build, boot_dir):
           f"the new INFO {boot2_s:.2f} s; lra's {len(tail)} bytes past the image's last page stay (no erase)")
 
 
+def play_until_fault(port):
+    """fault-cli: 50 frames into playback the firmware hangs with interrupts off, so its watchdog resets it."""
+    port.send(MSG["CONFIGURE"], (1000).to_bytes(2, "little") + bytes([1]) + (500).to_bytes(2, "little") +
+              bytes([0, 0, 0]) + (100).to_bytes(2, "little"))
+    check(port.wait_for(MSG["STATUS"], 1.0) is not None, "CONFIGURE unanswered")
+    port.send(MSG["CLOCK_REQ"], (7).to_bytes(4, "little"))
+    clk = port.wait_for(MSG["CLOCK"], 1.0)
+    check(clk is not None, "CLOCK_REQ unanswered")
+    start_tick = le(clk, 4, 8) + 16_000_000 // 20  # 50 ms on
+    port.send(MSG["START"], (0).to_bytes(4, "little") + start_tick.to_bytes(8, "little") + (16000 << 32).to_bytes(8, "little"))
+    for first in (0, 50):
+        port.send(MSG["FRAMES"], first.to_bytes(4, "little") + bytes([1, 50]) + bytes([100] * 50))
+    return time.monotonic()
+
+
+def test_e(build, boot_dir):
+    """A watchdog reset: optiboot starts the firmware again; the old bootloader loops, a reopen or not."""
+    elf = f"{build}/fault-cli/motorbreath-avr.elf"
+    figures = []
+    for name, boot_hex in (("optiboot", f"{build}/optiboot/optiboot_atmega328.hex"),
+                           ("ATmegaBOOT", f"{boot_dir}/atmega/ATmegaBOOT_168_atmega328.hex")):
+        rec = f"{build}/flash-test-{os.getpid()}-{name}.rec"
+        h = Harness(build, boot_hex, "--elf", elf, "--record", rec)
+        port = Port(h.pty)
+        try:
+            port.boot()
+            t_fault = play_until_fault(port)
+            again = port.wait_for(MSG["INFO"], 2.0)
+            back_s = time.monotonic() - t_fault
+            port.close()
+            port = Port(h.pty)  # the host gives up and opens the port again: the RESET pin
+            reopened = port.wait_for(MSG["INFO"], 2.5)
+        finally:
+            port.close()
+            err, _ = h.close()
+        resets = [int(line.split()[1]) for line in open(rec) if line.startswith("reset ")]
+        os.unlink(rec)
+        gaps = [(b - a) / 16e3 for a, b in zip(resets, resets[1:]) if b > a]
+        if name == "optiboot":
+            check(again is not None and reopened is not None, f"optiboot: the firmware did not come back (after the fault: {again is not None}, after a reopen: {reopened is not None}; {err.strip()})")
+            figures.append(f"optiboot: INFO again {back_s:.2f} s after START (the fault, then the 250 ms watchdog), "
+                           f"{len(resets)} resets")
+        else:
+            check(again is None and reopened is None, "ATmegaBOOT: the firmware came back after its watchdog reset")
+            check(len(gaps) > 50 and max(gaps[2:]) < 20, f"ATmegaBOOT: {len(resets)} resets, gaps {gaps[:5]} ms")
+            figures.append(f"ATmegaBOOT: no INFO in 2 s, nor in 2.5 s after a reopen; {len(resets)} resets, "
+                           f"{sorted(gaps)[len(gaps) // 2]:.1f} ms apart (median; shorter once, at the reopen)")
+    print("  " + "; ".join(figures))
+
+
 def test_shipped(build, boot_dir):
     """Debian's optiboot_atmega328.hex runs past the end of flash: the harness refuses it."""
     boot_hex = f"{boot_dir}/optiboot/optiboot_atmega328.hex"
@@ -236,7 +308,7 @@ def test_shipped(build, boot_dir):
           f"the harness refuses it ({r.stderr.decode().strip()})")
 
 
-TESTS = dict(a=test_a, b=test_b, c=test_c, d=test_d, shipped=test_shipped)
+TESTS = dict(a=test_a, b=test_b, c=test_c, d=test_d, e=test_e, shipped=test_shipped)
 
 
 def on_alarm(sig, frame):
