@@ -20,6 +20,7 @@
 #include <sys/inotify.h>
 #include <simavr/avr_uart.h>
 #include <simavr/sim_io.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <termios.h>
@@ -109,6 +110,7 @@ static avr_uart_t *find_uart0(avr_t *avr) {
 
 int bridge_open(avr_t *avr, const char **path) {
     memset(&b, 0, sizeof b);
+    b.notify = -1;
     b.avr = avr;
     b.uart = find_uart0(avr);
     if (!b.uart) return -1;
@@ -128,8 +130,10 @@ int bridge_open(avr_t *avr, const char **path) {
     cfmakeraw(&t);
     tcsetattr(slave, TCSANOW, &t);
     close(slave);
+    // Without inotify (its per-user limit reached) nothing resets on an open; the rest works.
     b.notify = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
-    if (b.notify < 0 || inotify_add_watch(b.notify, b.path, IN_OPEN | IN_CLOSE) < 0) return -1;
+    if (b.notify >= 0 && inotify_add_watch(b.notify, b.path, IN_OPEN | IN_CLOSE) < 0) close(b.notify), b.notify = -1;
+    if (b.notify < 0) fprintf(stderr, "motorbreath-avr-sim: no inotify: opening the pty resets nothing\n");
     *path = b.path;
     return 0;
 }
@@ -175,7 +179,7 @@ int bridge_client_opened(void) {
     char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
     int opened = 0;
     ssize_t n;
-    while ((n = read(b.notify, buf, sizeof buf)) > 0)
+    while (b.notify >= 0 && (n = read(b.notify, buf, sizeof buf)) > 0)
         for (char *p = buf; p < buf + n; p += sizeof(struct inotify_event) + ((struct inotify_event *)p)->len) {
             uint32_t mask = ((struct inotify_event *)p)->mask;
             if (mask & IN_OPEN) opened |= b.openers++ == 0;
@@ -189,6 +193,6 @@ void bridge_drop_input(void) { b.in_len = 0; }
 void bridge_match_rates(int on) { b.match_rates = on; }
 
 void bridge_close(void) {
-    if (b.notify > 0) close(b.notify);
+    if (b.notify >= 0) close(b.notify);
     if (b.master > 0) close(b.master);
 }
