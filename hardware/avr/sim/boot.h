@@ -17,7 +17,7 @@ int boot_load(avr_t *avr, const char *hex);
 int boot_watch_spm(avr_t *avr, int page);
 
 // A power-on reset (MCUSR = PORF) and an external one (RESET pulled low, MCUSR = EXTRF: the Arduino's
-// auto-reset when DTR drops, or its button).
+// auto-reset when the host opens the port and DTR is asserted, or its button).
 void boot_power_on(avr_t *avr);
 void boot_external_reset(avr_t *avr);
 

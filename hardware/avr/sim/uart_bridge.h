@@ -13,7 +13,7 @@ int bridge_open(avr_t *avr, const char **path);
 void bridge_service(void);
 
 // 1 once each time a host opens the slave while nobody had it open (the moment a USB-serial adapter
-// drops DTR and an Arduino resets). Call between bridge_service calls.
+// asserts DTR and an Arduino resets). Call between bridge_service calls.
 int bridge_client_opened(void);
 
 // Forgets the host's bytes not yet in the UART (the chip is in reset: they are lost).
