@@ -3,6 +3,8 @@
 //
 //   motorbreath-avr-sim --elf build/erm/motorbreath-avr.elf [--record FILE] [--fast] [--keep-nice]
 //                       [--old-bootloader] [--rx-error-at N] [--accel none|sine|motor]
+//   motorbreath-avr-sim --bootloader BOOT.hex [--elf APP.elf] [--dump-flash FILE] [--spoil-page N]
+//                       [--no-auto-reset] [--match-baud] [other options as above]
 //
 // Prints the pty path as the first line on stdout (give it to motorbreath --port), then runs until
 // SIGTERM, SIGINT or SIGHUP (or its parent dies), finishing the record file and printing on stderr how
@@ -16,6 +18,20 @@
 // byte the firmware reads from the UART comes with a framing error (FE0; rx_error.c). --accel puts an
 // emulated ADXL345 on the SPI port (adxl345.h): `sine` a fixed 175 Hz waveform, `motor` one that follows
 // the duty at D9 like an ERM; without it (`none`) the bus has no part and the firmware clears bit 4.
+//
+// --bootloader runs a real bootloader instead of the model (boot.c): the hex goes into flash at its own
+// address (Debian's arduino-core-avr: optiboot/optiboot_atmega328.hex at 0x7E00, 115200 baud;
+// atmega/ATmegaBOOT_168_atmega328.hex at 0x7800, 57600 baud) and every reset starts there, as with BOOTRST
+// programmed; the flash is otherwise erased (0xFF) or holds --elf. The chip powers up with PORF (optiboot
+// then starts the application at once). Auto-reset: a host opening the pty while nobody had it open
+// resets the MCU with EXTRF, as an Arduino's USB-serial adapter raising DTR does (a pty has no DTR: the
+// harness counts the opens and closes of the pty's node with inotify); so avrdude -c arduino finds the bootloader listening, and
+// every later open restarts the board through its bootloader (wait for the firmware's INFO). A host that
+// keeps the port open is not reset again; SIGUSR1 presses the reset button. --no-auto-reset: opening
+// resets nothing (the 10 uF capacitor from RESET to GND). --match-baud: the host's rate (its termios) and
+// the UART's (UBRR0, U2X0) must agree as on a wire, else bytes arrive garbled both ways (uart_bridge.c);
+// set the pty's speed (avrdude -b does). --dump-flash FILE writes the 32 KB flash at exit (raw);
+// --spoil-page N makes the SPM write of flash page N (byte address / 128) store one bit wrong.
 // SPDX-License-Identifier: Apache-2.0
 #define _GNU_SOURCE
 #include <inttypes.h>
@@ -32,6 +48,7 @@
 #include <unistd.h>
 
 #include "adxl345.h"
+#include "boot.h"
 #include "pins.h"
 #include "record.h"
 #include "rx_error.h"
@@ -43,8 +60,9 @@
 #define SLICE_CYCLES 1600u  // 100 us: the UART is serviced and the wall clock checked this often
 #define PAINT 0xC5          // the firmware paints free RAM with this at boot (fault.c)
 
-static volatile sig_atomic_t stop;
+static volatile sig_atomic_t stop, reset_button;
 static void on_signal(int sig) { (void)sig, stop = 1; }
+static void on_usr1(int sig) { (void)sig, reset_button = 1; }
 
 static uint64_t now_ns(void) {
     struct timespec ts;
@@ -77,7 +95,8 @@ static void on_reset(avr_io_t *io) {
 static avr_io_t bootloader_hook = {.kind = "motorbreath-bootloader", .reset = on_reset};
 
 static void usage(void) {
-    fprintf(stderr, "usage: motorbreath-avr-sim --elf FIRMWARE.elf [--record FILE] [--fast] [--keep-nice] [--old-bootloader] [--rx-error-at N] [--accel none|sine|motor]\n");
+    fprintf(stderr, "usage: motorbreath-avr-sim --elf FIRMWARE.elf [--record FILE] [--fast] [--keep-nice] [--old-bootloader] [--rx-error-at N] [--accel none|sine|motor]\n"
+                    "       motorbreath-avr-sim --bootloader BOOT.hex [--elf APP.elf] [--dump-flash FILE] [--spoil-page N] [--no-auto-reset] [--match-baud] [...]\n");
     exit(2);
 }
 
@@ -92,8 +111,8 @@ static unsigned stack_peak(avr_t *avr) {
 }
 
 int main(int argc, char **argv) {
-    const char *elf = NULL, *rec = NULL;
-    int fast = 0, keep_nice = 0;
+    const char *elf = NULL, *rec = NULL, *boot = NULL, *dump = NULL;
+    int fast = 0, keep_nice = 0, auto_reset = 1, match_baud = 0, spoil_page = -1;
     unsigned rx_error_at = 0;
     int accel = ACCEL_NONE;
     for (int i = 1; i < argc; i++) {
@@ -102,6 +121,11 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--fast")) fast = 1;
         else if (!strcmp(argv[i], "--keep-nice")) keep_nice = 1;
         else if (!strcmp(argv[i], "--old-bootloader")) old_bootloader = 1;
+        else if (!strcmp(argv[i], "--bootloader") && i + 1 < argc) boot = argv[++i];
+        else if (!strcmp(argv[i], "--dump-flash") && i + 1 < argc) dump = argv[++i];
+        else if (!strcmp(argv[i], "--spoil-page") && i + 1 < argc) spoil_page = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--no-auto-reset")) auto_reset = 0;
+        else if (!strcmp(argv[i], "--match-baud")) match_baud = 1;
         else if (!strcmp(argv[i], "--rx-error-at") && i + 1 < argc) rx_error_at = (unsigned)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--accel") && i + 1 < argc) {
             const char *a = argv[++i];
@@ -111,7 +135,7 @@ int main(int argc, char **argv) {
             else usage();
         } else usage();
     }
-    if (!elf) usage();
+    if ((!elf && !boot) || (boot && old_bootloader)) usage();
 
     // A test runner may start us with signals blocked; and we must not outlive it.
     sigset_t all;
@@ -121,6 +145,8 @@ int main(int argc, char **argv) {
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
+    struct sigaction usr1 = {.sa_handler = on_usr1};
+    sigaction(SIGUSR1, &usr1, NULL);
     signal(SIGPIPE, SIG_IGN);
     prctl(PR_SET_PDEATHSIG, SIGTERM);
     // A simulator starved of CPU is a board whose clock stalls, which no real board does: take normal
@@ -130,7 +156,7 @@ int main(int argc, char **argv) {
 
     avr_global_logger_set(logger);
     static elf_firmware_t fw;
-    if (elf_read_firmware(elf, &fw)) {
+    if (elf && elf_read_firmware(elf, &fw)) {
         fprintf(stderr, "motorbreath-avr-sim: cannot read %s\n", elf);
         return 1;
     }
@@ -147,7 +173,17 @@ int main(int argc, char **argv) {
         fprintf(stderr, "motorbreath-avr-sim: cannot write %s\n", rec);
         return 1;
     }
-    avr_load_firmware(avr, &fw);
+    if (elf) avr_load_firmware(avr, &fw);
+    else avr->frequency = F_CPU;
+    if (boot && boot_load(avr, boot)) {
+        fprintf(stderr, "motorbreath-avr-sim: cannot load the bootloader %s\n", boot);
+        return 1;
+    }
+    if (boot && boot_watch_spm(avr, spoil_page)) {
+        fprintf(stderr, "motorbreath-avr-sim: simavr has no self-programming for this MCU\n");
+        return 1;
+    }
+    if (boot) boot_power_on(avr);
     const char *pty;
     avr_register_io(avr, &bootloader_hook);
     rx_error_attach(avr, rx_error_at);
@@ -155,6 +191,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "motorbreath-avr-sim: cannot set up the pins or the pty\n");
         return 1;
     }
+    bridge_match_rates(match_baud);
     printf("%s\n", pty);
     fflush(stdout);
 
@@ -188,6 +225,11 @@ int main(int argc, char **argv) {
         prev_cycle = avr->cycle;
         prev_wall = wall;
         bridge_service();
+        if (boot && ((auto_reset && bridge_client_opened()) || reset_button)) {
+            reset_button = 0;
+            boot_external_reset(avr);
+            bridge_drop_input();
+        }
         busy_ns += wall - t0;
         if (!fast) {
             if (sim_ns > wall - start_ns) sleep_until_ns(start_ns + sim_ns);
@@ -200,6 +242,8 @@ int main(int argc, char **argv) {
     }
     bridge_close();
     record_close();
+    boot_report(stderr);
+    if (dump && boot_dump(avr, dump)) fprintf(stderr, "motorbreath-avr-sim: cannot write %s\n", dump);
     double simulated = (double)(avr->cycle - start_cycle) / F_CPU;
     fprintf(stderr, "motorbreath-avr-sim: %.3f s simulated in %.3f s of CPU, at most %.1f ms behind the wall clock; "
             "MCU busy %.1f %%, stack peak %u B, nice %d%s\n", simulated, busy_ns / 1e9, max_behind_ns / 1e6,

@@ -7,6 +7,8 @@
 //   tx <cycle> <hex>      a frame the firmware transmitted (delimiter included), at its last byte
 //   t0 <cycle>            the first byte of the next `tx` frame left the UART at this cycle
 //   reset <cycle>         the MCU restarted (watchdog)
+//   extreset <cycle>      that reset was its RESET pin (--bootloader: a host opened the pty, or SIGUSR1)
+//   spoiled <cycle> <page>  --spoil-page: that page's SPM write stored one bit wrong
 //   spi <cycle> <mosi> <miso>  one SPI transfer with the accelerometer's chip select (PB0) low, from the
 //                         cycle it went low: the bytes the firmware sent and those it got back, in hex
 //   w <cycle> <ns>        the simulation reached this cycle at this CLOCK_MONOTONIC time (every 10 ms,

@@ -12,6 +12,16 @@ int bridge_open(avr_t *avr, const char **path);
 // Moves bytes both ways without blocking. Call often (every ~100 us of simulated time).
 void bridge_service(void);
 
+// 1 once each time a host opens the slave while nobody had it open (the moment a USB-serial adapter
+// asserts DTR and an Arduino resets). Call between bridge_service calls.
+int bridge_client_opened(void);
+
+// Forgets the host's bytes not yet in the UART (the chip is in reset: they are lost).
+void bridge_drop_input(void);
+
+// With on, bytes cross as a receiver at the other side's rate reads them (a mismatch garbles them).
+void bridge_match_rates(int on);
+
 void bridge_close(void);
 
 #endif

@@ -37,3 +37,10 @@ void watchdog_check(avr_t *avr) {
     avr_reset(avr);
     avr->data[MCUSR_] |= WDRF;
 }
+
+void watchdog_survive_reset(avr_t *avr) {
+    avr_watchdog_t *wd = find_watchdog(avr);
+    if (!wd || !(avr->data[MCUSR_] & WDRF)) return;
+    wd->reset_context.wdrf = 1;  // simavr's own restart: WDE and WDRF set, 16 ms
+    wd->reset_context.avr_run = avr->run;
+}
