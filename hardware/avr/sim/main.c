@@ -1,5 +1,6 @@
 // motorbreath-avr-sim: runs the ATmega328P firmware in simavr at the wall clock's pace, with UART0 on a
 // new pseudo-terminal and the PWM pins recorded.
+// SPDX-License-Identifier: Apache-2.0
 //
 //   motorbreath-avr-sim --elf build/erm/motorbreath-avr.elf [--record FILE] [--fast] [--keep-nice]
 //                       [--old-bootloader] [--rx-error-at N] [--accel none|sine|motor]
@@ -32,7 +33,6 @@
 // the UART's (UBRR0, U2X0) must agree as on a wire, else bytes arrive garbled both ways (uart_bridge.c);
 // set the pty's speed (avrdude -b does). --dump-flash FILE writes the 32 KB flash at exit (raw);
 // --spoil-page N makes the SPM write of flash page N (byte address / 128) store one bit wrong.
-// SPDX-License-Identifier: Apache-2.0
 #define _GNU_SOURCE
 #include <inttypes.h>
 #include <signal.h>
