@@ -8,8 +8,7 @@ import Foundation
 /// An ERM's rotor as identification finds it, in felt units w = ω/ω_full (−1...1): first order with time
 /// constant `tau` toward (d − floor·sign w)/(1 − floor) while turning (the DC motor's law with Coulomb
 /// friction), held at rest by static friction while |d| < `start`. Reverse drive brakes it additively and,
-/// held on, turns it backwards, which the shaping model's proportional brake (rate |d|/brakeTau × amplitude)
-/// cannot say.
+/// held on, turns it backwards (the shaping model stops at 0: the shaper never holds a brake that long).
 public struct IdentifiedRotor: Sendable {
     public var tau: Double
     public var floor: Double
@@ -31,11 +30,12 @@ public struct IdentifiedRotor: Sendable {
     }
 }
 
-/// Brake tau has no physical counterpart: the model brakes in proportion to the amplitude, the motor by a
-/// constant reverse torque. So it is chosen for what it does: the renderer (i16, braking) plays a step of
-/// 0.8 held 1 s then silence, shaped with each candidate, on the `IdentifiedRotor`, and the one with the
-/// least squared felt error wins (grid and golden section, deterministic). Too long a brake turns the rotor
-/// backwards, too short leaves it coasting.
+/// Both the model and the rotor brake by a constant reverse torque, but the model's fall is a fit (the
+/// rotor's Coulomb friction folded into `fallTau`), so brake tau (about (1 − floor)·τ on the rotor's law) is
+/// chosen for what it does: the renderer (i16, braking) plays a step of 0.8 held 1 s then silence, shaped
+/// with each candidate, on the `IdentifiedRotor`, and the one with the least squared felt error wins (grid
+/// and golden section, deterministic). Too weak a brake in the model turns the rotor backwards, too strong
+/// leaves it coasting.
 public enum BrakeFit {
     /// The brake tau for a rotor identified with these parameters.
     public static func brakeTau(riseTau: Double, fallTau: Double, floor: Double, start: Double, frameRate: Int = 250) -> Double {

@@ -29,7 +29,7 @@ public struct IdentifiedMotor: Sendable, Equatable, Codable {
     public var profile: MotorProfile {
         switch kind {
         case .erm:
-            return .erm(ERMModel(riseTau: riseTau ?? 0.08, fallTau: fallTau ?? 0.08, brakeTau: brakeTau ?? 0.012,
+            return .erm(ERMModel(riseTau: riseTau ?? 0.08, fallTau: fallTau ?? 0.08, brakeTau: brakeTau ?? ERMModel().brakeTau,
                                  startThreshold: startThreshold ?? 0.15, stopThreshold: stopThreshold))
         case .lra:
             return .lra(LRAModel(tau: tau ?? 0.008, resonanceHz: resonanceHz ?? 175, quality: quality ?? 8,

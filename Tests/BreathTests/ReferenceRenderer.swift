@@ -152,9 +152,8 @@ struct ReferenceRenderer {
             let d = (y - a * s.eFall) / (1 - s.eFall)
             if d >= 0 { return d }
             guard s.allowReverse, a > 1e-4 else { return 0 }
-            let wanted = y > 1e-6 ? log(a / y) / s.dt : Double.infinity
-            let b = (wanted - 1 / m.fallTau) * m.brakeTau
-            return -min(max(b, 0), 1)
+            // The brake b with a·eFall − b·(fallTau/brakeTau)(1 − eFall) = y: the coast's drive d, rescaled.
+            return -min(-d * m.brakeTau / m.fallTau, 1)
         }
         return m.spinning || y >= m.startThreshold ? y : 0
     }
@@ -162,7 +161,9 @@ struct ReferenceRenderer {
     func advance(_ m: inout ERMModel, drive: Double) {
         let s = source.shaper
         if drive < 0 {
-            m.amplitude *= exp(-s.dt * (1 / m.fallTau + min(-drive, 1) / m.brakeTau))
+            // da/dt = −a / fallTau − |d| / brakeTau, solved over the frame; the rotor stops at 0.
+            let k = min(-drive, 1) * m.fallTau / m.brakeTau
+            m.amplitude = max(0, (m.amplitude + k) * s.eFall - k)
             return
         }
         let target = (!m.spinning && drive < m.startThreshold) ? 0 : min(drive, 1)

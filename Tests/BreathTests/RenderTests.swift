@@ -159,7 +159,9 @@ import TestSupport
     }
 
     /// A warm-up changes how the first cue starts, nothing after the motor has come to rest: the frames of
-    /// the breath's second half equal those rendered without one (the oracle), frame for frame. With breath time
+    /// the breath's second half from the first at rest (no drive, felt under 0.1 %) equal those rendered
+    /// without one (the oracle), frame for frame. (The file's drop at 1 s is led: the brake ends at 1.008 s,
+    /// its last frame a quantisation step apart, as the dither held before it differs.) With breath time
     /// taken as frame time minus the warm-up's seconds (rounding below a frame boundary), the brake before a
     /// drop came a frame late (250 Hz: the file below braked at 1.996 s instead of 1.992 s).
     @Test(arguments: [250, 1000])
@@ -177,7 +179,9 @@ import TestSupport
                     while case let chunk = r.renderDetailed(count: 4096), !chunk.isEmpty { all += chunk }
                     return all.filter { $0.time >= pattern.duration / 2 }
                 }
-                let cold = frames(0), warm = frames(warmup)
+                let coldHalf = frames(0)
+                let rest = coldHalf.firstIndex { $0.drive == 0 && $0.felt < 1e-3 } ?? 0
+                let cold = Array(coldHalf[rest...]), warm = Array(frames(warmup).dropFirst(rest))
                 let differ = zip(cold, warm).filter { $0.drive != $1.drive }.map(\.0.time)
                 #expect(cold.count == warm.count && differ.isEmpty, "\(name), warm-up \(warmup) s at \(rate) Hz: differs at \(differ.prefix(4)) s")
             }

@@ -94,13 +94,7 @@ import Testing
             + "(max \(String(format: "%.1f", with.maxErrorPercent)) %), identified without the felt floor \(String(format: "%.2f", modelOnly.rmsPercent)) %; "
             + "\(with.frames) frames, \(with.samples) samples; the renderer on its own model \(String(format: "%.2f", floor.rmsPercent)) %; seed \(seed)")
         #expect(without.rmsPercent > with.rmsPercent + 0.5, "seed \(seed)")
-        #expect(with.rmsPercent <= 3.6, "seed \(seed)")
-        // Issue 41 asks for 3 %: not reached. The renderer's own floor on this motor's model is 2.2 %, and the
-        // shaping model brakes in proportion to the amplitude where the motor's reverse torque is constant
-        // (docs/vibration.md): both are Breath's to change.
-        withKnownIssue("3 % needs an additive brake in ERMModel and a led fall in the renderer") {
-            #expect(with.rmsPercent <= 3, "seed \(seed)")
-        }
+        #expect(with.rmsPercent <= 3, "seed \(seed)")  // issue 41's figure
     }
 }
 

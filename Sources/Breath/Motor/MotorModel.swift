@@ -14,16 +14,21 @@ public protocol MotorModel: Sendable {
 /// Eccentric rotating mass. Spin speed (felt amplitude) follows the drive with a first-order lag
 /// (rise and fall time constants). A resting rotor needs at least `startThreshold` to start (static
 /// friction); a spinning one keeps going down to `stopThreshold` (kinetic friction), below which it stalls.
-/// Reverse drive d < 0 brakes: the decay rate grows by |d| / brakeTau.
+/// Reverse drive d < 0 brakes as a DC motor's reversed voltage does: a constant reverse torque on top of the
+/// rotor's own damping, da/dt = −a / fallTau − |d| / brakeTau, until the rotor stops (the shaper never holds
+/// it on long enough to turn it backwards). A brake proportional to the speed instead (the model before)
+/// fades out just where a real rotor stops: the bench measured such a model's braking 10 times too fast.
 public struct ERMModel: MotorModel {
     public var riseTau: Double
     public var fallTau: Double
+    /// Full reverse drive's own deceleration, as the seconds it alone would take to stop a rotor at full
+    /// speed (the damping of `fallTau` comes on top).
     public var brakeTau: Double
     public var startThreshold: Double
     public var stopThreshold: Double
     public internal(set) var amplitude: Double = 0
 
-    public init(riseTau: Double = 0.080, fallTau: Double = 0.060, brakeTau: Double = 0.012,
+    public init(riseTau: Double = 0.080, fallTau: Double = 0.060, brakeTau: Double = 0.040,
                 startThreshold: Double = 0.15, stopThreshold: Double? = nil) {
         self.riseTau = riseTau
         self.fallTau = fallTau
@@ -43,7 +48,9 @@ public struct ERMModel: MotorModel {
     @inline(always)
     mutating func advance(drive: Double, seconds: Double, riseFactor: Double, fallFactor: Double) {
         if drive < 0 {
-            amplitude *= exp(-seconds * (1 / fallTau + min(-drive, 1) / brakeTau))
+            // da/dt = −a / fallTau − b / brakeTau: heads for −b·fallTau/brakeTau with fallTau, stops at 0.
+            let reverse = min(-drive, 1) * fallTau / brakeTau
+            amplitude = max(0, (amplitude + reverse) * fallFactor - reverse)
             return
         }
         let target = (!spinning && drive < startThreshold) ? 0 : min(drive, 1)

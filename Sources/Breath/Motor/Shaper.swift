@@ -120,10 +120,8 @@ public struct Shaper: Sendable {
             let d = (y - a * eFall) / (1 - eFall)
             if d >= 0 { return d }
             guard allowReverse, a > 1e-4 else { return 0 }
-            // Brake: solve a * exp(-dt (1/fallTau + b/brakeTau)) = y for the brake strength b.
-            let wanted = y > 1e-6 ? log(a / y) / dt : Double.infinity
-            let b = (wanted - 1 / m.fallTau) * m.brakeTau
-            return -min(max(b, 0), 1)
+            // Brake: (a + b·k)·eFall − b·k = y with k = fallTau / brakeTau (ERMModel) gives b = −d / k.
+            return -min(-d * m.brakeTau / m.fallTau, 1)
         }
         return m.spinning || y >= m.startThreshold ? y : 0
     }

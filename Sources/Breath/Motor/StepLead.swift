@@ -24,8 +24,9 @@ enum StepLead {
 
     /// Jumps of the continuous intensity, found in one sweep over the envelope's cuts (event spans and
     /// control segments): at the start of every stretch with events (from 0), at every cut inside one where
-    /// the value jumps, and at the end of the last stretch (to 0). A drop into a silence between two
-    /// stretches is not led (the renderer has always left those to the motor's own decay).
+    /// the value jumps, and at the end of every stretch (to 0). A drop into a silence is led like any other
+    /// jump: left to the motor's own decay, the inhale's end into the 4-7-8's silent hold was half the felt
+    /// error of a slow motor's breath.
     static func continuousJumps(_ envelope: Envelope) -> [(Double, Double, Double)] {
         let spans = envelope.events.spans
         let terms = envelope.events.terms
@@ -40,7 +41,6 @@ enum StepLead {
         }
         var c = -1  // the last control segment starting at or before the sweep's time
         func advance(to t: Double) { while c + 1 < segments.count && segments[c + 1].start <= t { c += 1 } }
-        var lastEnd = -1.0, lastValue = 0.0
         var k = 0
         while k < spans.count {
             let t = spans[k].start
@@ -64,13 +64,11 @@ enum StepLead {
                     k += 1
                     continue
                 }
-                lastEnd = end
-                lastValue = before
+                add(end, before, 0)
                 k += 1
                 break
             }
         }
-        if lastEnd > 0 && lastValue > minimumJump { jumps.append((lastEnd, lastValue, 0)) }
         return jumps
     }
 
@@ -209,7 +207,9 @@ struct LeadSchedule: Sendable {
         steps.reserveCapacity(steps.count + 2 * envelope.taps.count)
         for (tap, seconds) in zip(envelope.taps, tapSeconds) where tap.intensity > StepLead.minimumJump {
             steps.append(LeadStep(time: tap.time, from: 0, to: tap.intensity, lead: .nan))
-            steps.append(LeadStep(time: tap.time + seconds, from: tap.intensity, to: 0, lead: .nan))
+            // A tap's end is not led: in its 15-40 ms the motor is far below the tap's level, and a lead planned
+            // from that level at rest would cut the pulse (an 80 ms ERM's tap fell from 0.31 to 0.18 felt).
+            steps.append(LeadStep(time: tap.time + seconds, from: tap.intensity, to: 0, lead: 0))
         }
         let map = { (v: Double) in (felt?.map(v) ?? v) * scale }
         for k in steps.indices {

@@ -62,8 +62,10 @@ public enum Fidelity {
             }
             raw.removeAll(keepingCapacity: true)
         }
-        let onset = (feltOnset ?? .infinity) - (intendedOnset ?? 0)
+        // Both onsets are frame times: their difference is whole frames, kept exact (5 frames at 250 Hz is
+        // 20 ms, not 20.000000000000018 ms) by rounding to the nanosecond.
+        let onset = ((feltOnset ?? .infinity) - (intendedOnset ?? 0)) * 1e9
         return FidelityReport(rmsPercent: 100 * (sumSquares / Double(max(frame - skip, 1))).squareRoot(),
-                              maxErrorPercent: 100 * worst, onsetErrorMs: onset * 1000)
+                              maxErrorPercent: 100 * worst, onsetErrorMs: onset.rounded() / 1e6)
     }
 }
