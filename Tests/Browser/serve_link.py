@@ -70,7 +70,7 @@ def sample_live(d, seconds):
     return samples
 
 
-def outage(d, serve, sig, pty, port, log):
+def outage(d, serve, sig, pty, port, log, board):
     """Kills serve with `sig`: the page must say so at the breath's place within 2 s and stop the circle;
     serve started again: the page must draw the right phase within 5 s of serve's return."""
     name = signal.Signals(sig).name
@@ -99,7 +99,30 @@ def outage(d, serve, sig, pty, port, log):
     header, changes = read_drive_log(log)
     kill_tick = tick_at(header, killed)
     motor_off = next((t for t, level in changes if t >= kill_tick and level == 0), None)
-    serve2, url, back = serve_on(pty, port)
+    if sig == signal.SIGKILL:
+        # The board held (SIGSTOP) while serve starts again: serve listens, the page opens its link, and no
+        # session exists yet (prepare waits for the board). Killed without `finished`, the page still holds
+        # the old session's anchors: it must not draw a breath from them on the new link.
+        board.send_signal(signal.SIGSTOP)
+        try:
+            serve2, url, back = serve_on(pty, port)
+            live, early = None, []
+            while time.monotonic_ns() - back < 6e9:
+                r = read(d)
+                if r["link"] == "live":
+                    live = live or r
+                    early.append(r["phase"])
+                    if (r["mono_ns"] - live["mono_ns"]) > 1.0e9:
+                        break
+                time.sleep(0.05)
+        finally:
+            board.send_signal(signal.SIGCONT)
+        if not live:
+            fail("%s: the page's link did not open again within 6 s of serve's return (board held)" % name)
+        if any(p in BREATH_WORDS.values() for p in early):
+            fail("%s: the new link drew a breath before any session (the board held): %s" % (name, sorted(set(early))))
+    else:
+        serve2, url, back = serve_on(pty, port)
     resumed = None
     while time.monotonic_ns() - back < 8e9:
         r = read(d)
@@ -166,7 +189,7 @@ def main():
         open_drawn(phone, url)
         judge_phases(phone, log, sample_live(phone, 2.0), "before")
         for sig in (signal.SIGTERM, signal.SIGKILL):
-            serve, measured = outage(phone, serve, sig, pty, port, log)
+            serve, measured = outage(phone, serve, sig, pty, port, log, board)
             result.update(measured)
         result.update(freeze(phone, log, args.freeze_s))
     finally:

@@ -27,7 +27,7 @@
   const link = new Breath.Link({
     url: url.toString(),
     onMessage: (e) => receive(e),
-    onOpen: () => { send({ command: 'patterns' }); syncClock(); },
+    onOpen: () => { schedule.linkOpened(); send({ command: 'patterns' }); syncClock(); },
     onState: (s) => showLink(s),
   });
   window.motorbreath.link = link;

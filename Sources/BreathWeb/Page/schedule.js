@@ -35,6 +35,13 @@
       this.pauseAt = null;
     }
 
+    /**
+     * A link (re)opened: what was anchored came from a session that may be gone (serve killed, a new one on
+     * the same port). Nothing is drawn until this link's events anchor the breath again: the greeting's
+     * `prepared` and the phases after it.
+     */
+    linkOpened() { this.last = this.prev = this.pauseAt = null; }
+
     /** The pattern as last asked for. */
     get pattern() { return this.requested; }
 
