@@ -78,18 +78,29 @@ import TestSupport
         #expect(h.nextWake(now: .zero) == nil)
     }
 
-    /// Real-time pacing after a 200 ms late wake (the process descheduled): every sample due meanwhile goes
-    /// out, batch by batch, none lost; the outbox's 8 places would hold five of the 34 batches at once.
-    @Test func aLateWakeLosesNoSamples() {
+    /// A booted board in real-time pacing with a sensor on a motor whose x acceleration is its drive.
+    func sensingHost() -> BoardHost {
         var spec = SimBoardSpec()
         spec.physicalMotor = DriveOnX()
         spec.accelerometer = quietAccelerometer()
         let h = BoardHost(spec: spec, impairments: LinkImpairments(), pacing: .realTime, now: .zero)
         h.boot(now: .zero) { _ in }
+        return h
+    }
+
+    /// `m` as the host sends it, with sequence number `seq`.
+    func bytes(_ m: HostMessage, _ seq: UInt8) -> [UInt8] {
         var wire = FixedBytes()
-        #expect(HostMessage.sense(rateHz: 1000, axes: Sense.axisX | Sense.axisY, batch: 6).encode(seq: 1, into: &wire))
+        _ = m.encode(seq: seq, into: &wire)
+        return (0..<wire.count).map { wire[$0] }
+    }
+
+    /// Real-time pacing after a 200 ms late wake (the process descheduled): every sample due meanwhile goes
+    /// out, batch by batch, none lost; the outbox's 8 places would hold five of the 34 batches at once.
+    @Test func aLateWakeLosesNoSamples() {
+        let h = sensingHost()
         var sent: [[UInt8]] = []
-        h.receive((0..<wire.count).map { wire[$0] }, at: BoardTicks(h.clock.ticks(atHostNs: 0))) { sent.append($0) }
+        h.receive(bytes(.sense(rateHz: 1000, axes: Sense.axisX | Sense.axisY, batch: 6), 1), at: BoardTicks(h.clock.ticks(atHostNs: 0))) { sent.append($0) }
         h.service(now: .zero) { sent.append($0) }
         h.service(now: HostNanos(200_000_000)) { sent.append($0) }
         let batches = messages(sent).compactMap { m -> SampleBatch? in if case .samples(let b) = m { b } else { nil } }
@@ -101,16 +112,7 @@ import TestSupport
     /// twelve STATUS answers and every batch out; handled all at once, the replies would fill the outbox's
     /// 8 places, lose four of their own and crowd out the samples.
     @Test func aBurstOfMessagesCrowdsOutNoReplyAndNoSample() {
-        var spec = SimBoardSpec()
-        spec.physicalMotor = DriveOnX()
-        spec.accelerometer = quietAccelerometer()
-        let h = BoardHost(spec: spec, impairments: LinkImpairments(), pacing: .realTime, now: .zero)
-        h.boot(now: .zero) { _ in }
-        func bytes(_ m: HostMessage, _ seq: UInt8) -> [UInt8] {
-            var wire = FixedBytes()
-            _ = m.encode(seq: seq, into: &wire)
-            return (0..<wire.count).map { wire[$0] }
-        }
+        let h = sensingHost()
         var sent: [[UInt8]] = []
         h.receive(bytes(.sense(rateHz: 1000, axes: Sense.axisX, batch: 6), 1), at: BoardTicks(h.clock.ticks(atHostNs: 0))) { sent.append($0) }
         h.service(now: .zero) { sent.append($0) }
