@@ -10,8 +10,8 @@ import Testing
 
 @Suite(.tags(.realTime), .serialized, .timeLimit(.minutes(10))) struct VibrationBenchTests {
     /// The slow coin ERM (40 % slower than the renderer's default): identified within 10 % of its mechanical
-    /// time constant and start threshold, its 4-7-8 felt closer to the pattern when shaped for the fit (measured
-    /// through the accelerometer), every frame played, the plot written, the fit saved in the board's
+    /// time constant and start threshold, its 4-7-8 felt closer to the pattern when shaped for the fit and
+    /// within 3 % RMS (measured through the accelerometer), every frame played, the plot written, the fit saved in the board's
     /// wrist profile and used by the next play.
     @Test func theSlowCoinERMIsMeasuredAndIdentifiedOverAPty() throws {
         let path = repository.appendingPathComponent("hardware/motors/erm-slow-coin.json").path
@@ -39,6 +39,7 @@ import Testing
         let after = try #require((report["felt_identified"] as? [String: Any])?["rmsPercent"] as? Double)
         print(String(format: "felt error of the 4-7-8 through the accelerometer: %.2f %% shaped for the reference model, %.2f %% for the fitted one", before, after))
         #expect(after < before)
+        #expect(after <= 3, "issue 41's figure, over the wire")
         let vibration = try #require(report["vibration"] as? [String: Any])
         // The board drops a batch it has no room for and says so (SAMPLES `lost`): allowed, within 1 %, for a
         // sim-board process that waits for a core on a loaded machine (54 of 104 000 with both cores busy).
