@@ -25,9 +25,7 @@ public enum FeltMeasurement {
     public static func measure(plan: BreathPlan, shapeFor: MotorProfile, feltRange: FeltRange? = nil, file: MotorFile,
                                fullScaleG: Double, seed: UInt64, frameRate: Int = 250,
                                resolution: DutyResolution = .i16, windowSeconds: Double = 0.02) -> MeasuredFelt {
-        var stimulus = Stimulus(frameRate: frameRate)
-        stimulus.quiet(0.3)
-        stimulus.breath(plan, motor: shapeFor, resolution: resolution, feltRange: feltRange, off: 0.2)
+        let stimulus = Stimulus.breathAlone(plan, motor: shapeFor, resolution: resolution, feltRange: feltRange, frameRate: frameRate)
         let breath = stimulus.parts[1]
         let recording = SimulatedBench(file: file, seed: seed).record(stimulus)
         return measure(recording, breath: breath, plan: plan, kind: file.kind, fullScaleG: fullScaleG, frameRate: frameRate,

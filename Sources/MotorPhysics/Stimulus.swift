@@ -131,12 +131,26 @@ public struct Stimulus: Sendable, Equatable, Codable {
         return s
     }
 
-    /// The bench's whole stimulus: identification's, then a ramp and the 4-7-8 breath shaped for `motor`.
+    /// The bench's whole stimulus: identification's, then a ramp and the 4-7-8 breath (`benchBreath`) shaped
+    /// for `motor`.
     public static func bench(for kind: MotorFile.Kind, motor: MotorProfile, frameRate: Int = 250, carrierHz: Double = 175) throws -> Stimulus {
         var s = identification(for: kind, frameRate: frameRate, carrierHz: carrierHz)
         s.ramp(from: 0, to: 1, seconds: 3, off: 0.8)
-        let plan = BreathPlan(pattern: try BreathPattern.parse("4-7-8"), options: BreathOptions())
-        s.breath(plan, motor: motor, off: 1)
+        s.breath(try benchBreath(), motor: motor, off: 1)
+        return s
+    }
+
+    /// The breath the bench plays and its felt error is judged against: the 4-7-8 at the default options.
+    public static func benchBreath() throws -> BreathPlan {
+        BreathPlan(pattern: try BreathPattern.parse("4-7-8"), options: BreathOptions())
+    }
+
+    /// `plan` alone, shaped for `motor`: 0.3 s quiet (the sensor's noise), the breath (`parts[1]`), 0.2 s off.
+    public static func breathAlone(_ plan: BreathPlan, motor: MotorProfile, resolution: DutyResolution = .i16,
+                                   feltRange: FeltRange? = nil, frameRate: Int = 250) -> Stimulus {
+        var s = Stimulus(frameRate: frameRate)
+        s.quiet(0.3)
+        s.breath(plan, motor: motor, resolution: resolution, feltRange: feltRange, off: 0.2)
         return s
     }
 }

@@ -84,12 +84,9 @@ extension VibrationBench {
     static func feltErrors(_ result: inout VibrationBenchResult, _ m: IdentifiedMotor, _ recording: VibrationRecording,
                            _ breath: StimulusPart, channel: BoardChannel, base: SessionOptions, frameRate: Int,
                            shouldStop: () -> Bool) throws(SessionError) {
-        guard let pattern = try? BreathPattern.parse("4-7-8") else { return }
-        let plan = BreathPlan(pattern: pattern, options: BreathOptions())
+        guard let plan = try? Stimulus.benchBreath() else { return }
         result.feltReference = FeltMeasurement.measure(recording, breath: breath, plan: plan, kind: m.kind, fullScaleG: m.fullScaleG, frameRate: frameRate)
-        var again = Stimulus(frameRate: frameRate)
-        again.quiet(0.3)
-        again.breath(plan, motor: m.profile, feltRange: m.feltRange, off: 0.2)
+        let again = Stimulus.breathAlone(plan, motor: m.profile, feltRange: m.feltRange, frameRate: frameRate)
         let (second, report) = try record(channel: channel, base: base, stimulus: again, shouldStop: shouldStop)
         result.framesPlayed += report.framesPlayed
         result.framesTotal += report.framesTotal

@@ -159,21 +159,35 @@ def spm_writes(err):
     raise AssertionError(f"no SPM figures from the harness: {err.strip()}")
 
 
+def flash_and_answer(pty, baud, image, app):
+    """avrdude writes `image` at `baud` and its own verify passes; then the erm firmware answers HELLO with
+    INFO. Returns (seconds avrdude took, seconds from the port's open to INFO)."""
+    rc, out, secs = avrdude(pty, baud, image)
+    check(rc == 0 and f"{len(app)} bytes of flash verified" in out, f"avrdude exit {rc}:\n{out}")
+    info, boot_s = hello(pty)
+    check(b"motorbreath-avr-erm" in info, f"INFO names another board: {info!r}")
+    return secs, boot_s
+
+
+def check_fresh_flash(err, flash, app, boot):
+    """An empty flash written with `app`: the dump holds it and nothing else, and the harness counted one SPM
+    page write per page the image spans. Returns the pages written."""
+    check_image(flash, app, boot, fresh=True)
+    pages = spm_writes(err)
+    check(pages == (max(app) // PAGE + 1), f"{pages} pages written, the image spans {max(app) // PAGE + 1}")
+    return pages
+
+
 def test_a(build, boot_dir):
     """Optiboot (115200) on an empty flash: avrdude writes and verifies, the firmware answers."""
     image, boot_hex = f"{build}/erm/motorbreath-avr.hex", f"{build}/optiboot/optiboot_atmega328.hex"
     app, boot = read_hex(image), read_hex(boot_hex)
     h = Harness(build, boot_hex)
     try:
-        rc, out, secs = avrdude(h.pty, 115200, image)
-        check(rc == 0 and f"{len(app)} bytes of flash verified" in out, f"avrdude exit {rc}:\n{out}")
-        info, boot_s = hello(h.pty)
-        check(b"motorbreath-avr-erm" in info, f"INFO names another board: {info!r}")
+        secs, boot_s = flash_and_answer(h.pty, 115200, image, app)
     finally:
         err, flash = h.close()
-    check_image(flash, app, boot, fresh=True)
-    pages = spm_writes(err)
-    check(pages == (max(app) // PAGE + 1), f"{pages} pages written, the image spans {max(app) // PAGE + 1}")
+    pages = check_fresh_flash(err, flash, app, boot)
     print(f"  optiboot 115200, empty flash: avrdude wrote and verified {len(app)} B ({pages} pages by SPM) in "
           f"{secs:.2f} s; the port's next open to INFO {boot_s:.2f} s; the dumped flash equals the hex")
 
@@ -184,19 +198,14 @@ def test_b(build, boot_dir):
     app, boot = read_hex(image), read_hex(boot_hex)
     h = Harness(build, boot_hex)
     try:
-        rc, out, secs = avrdude(h.pty, 115200 if BREAK == "old-baud" else 57600, image)
-        check(rc == 0 and f"{len(app)} bytes of flash verified" in out, f"avrdude exit {rc}:\n{out}")
-        info, boot_s = hello(h.pty)
-        check(b"motorbreath-avr-erm" in info, f"INFO names another board: {info!r}")
+        secs, boot_s = flash_and_answer(h.pty, 115200 if BREAK == "old-baud" else 57600, image, app)
         rc2, out2, secs2 = avrdude(h.pty, 115200, image, "-x", "attempts=1")
         quote = next((l.strip() for l in out2.splitlines() if "not in sync" in l), None)
         check(rc2 != 0 and quote, f"avrdude at 115200 against the 57600 bootloader: exit {rc2}\n{out2}")
         info2, boot2_s = hello(h.pty)  # the failed attempt left the firmware in place
     finally:
         err, flash = h.close()
-    check_image(flash, app, boot, fresh=True)
-    pages = spm_writes(err)
-    check(pages == (max(app) // PAGE + 1), f"{pages} pages written")
+    pages = check_fresh_flash(err, flash, app, boot)
     print(f"  ATmegaBOOT 57600: avrdude wrote and verified {len(app)} B ({pages} pages) in {secs:.2f} s; open to INFO "
           f"{boot_s:.2f} s. At 115200: exit {rc2} after {secs2:.2f} s, \"{quote}\"; the firmware still answers "
           f"({boot2_s:.2f} s)")
