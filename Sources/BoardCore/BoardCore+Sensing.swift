@@ -92,7 +92,7 @@ extension BoardCore {
     /// Sends the full batch, or drops it (counted in `lost`) when the outbox has no room to spare: samples
     /// leave three places free for replies and PLAYED, and never wait.
     mutating func sendBatch() {
-        if outbox.count < Outbox.capacity - 3 {
+        if outbox.count < Outbox.capacity - Outbox.keptFromSamples {
             sampling.filling.seq = sampling.seq
             sampling.filling.lost = UInt8(min(sampling.lost, 255))
             outbox.push(.samples(sampling.filling))

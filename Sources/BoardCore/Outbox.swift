@@ -8,6 +8,8 @@ import MotorWire
 /// Up to 8 messages; when full, the newest is dropped and counted.
 public struct Outbox: Sendable {
     public static let capacity = 8
+    /// Vibration samples leave this many places free for replies and PLAYED (`sendBatch`).
+    public static let keptFromSamples = 3
     private var items = InlineArray<8, BoardMessage>(repeating: .clock(token: 0, tick: 0))
     private var head = 0
     public private(set) var count = 0

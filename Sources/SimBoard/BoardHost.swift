@@ -167,7 +167,7 @@ final class BoardHost {
         if let firmware { return firmware.received(chunk, at: tick.raw) }
         for b in chunk {
             deliver(b, at: tick.raw)
-            if board.outgoingCount >= Outbox.capacity - 3 { drain(send) }
+            if board.outgoingCount >= Outbox.capacity - Outbox.keptFromSamples { drain(send) }
         }
     }
 
